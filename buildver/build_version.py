@@ -1,0 +1,338 @@
+"""Unreal's ``Build/Build.version``: the record, its validation, and load/save that keep the file's format.
+
+Sources: ``../shared/reference/ue-build-versioning.md`` section 1 (UBT ``BuildVersion.cs``, ``JsonWriter.cs``,
+the C++ ``FBuildVersion`` reader).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from buildver.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
+from buildver.errors import InvalidVersionError, VersionFileError
+from buildver.jsonlayout import JsonLayout, JsonLayoutError, Member, encode_string, parse_object, with_edits
+
+__all__ = [
+    "FIELDS",
+    "BuildVersion",
+    "Field",
+    "VersionFile",
+    "find_build_version",
+    "load_build_version",
+    "parse_build_version",
+    "render_new_file",
+]
+
+SEARCHED_PATHS = (Path("Build") / "Build.version", Path("Engine") / "Build" / "Build.version")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One Build.version key: its name in the file, its attribute on BuildVersion, and what it holds."""
+
+    name: str
+    attribute: str
+    kind: str  # "component" (0-65535), "changelist" (0-2^31-1), "flag" (0/1) or "string"
+    required: bool = False
+    written_when_empty: bool = True
+    """Unreal 5 omits BuildId, BuildVersion and BuildURL when they are empty."""
+
+    def check(self, value: object) -> str | None:
+        """Why ``value`` cannot be this field's value as read from JSON, or None when it can."""
+        if self.kind == "string":
+            return None if isinstance(value, str) else f"must be a string, not {_json_repr(value)}"
+        if isinstance(value, bool):
+            # Unreal's C# reader silently reads true as 0, its C++ reader fails: refuse rather than guess.
+            return f"must be {'0 or 1' if self.kind == 'flag' else 'an integer'}, not {_json_repr(value)}"
+        if not isinstance(value, int):
+            return f"must be an integer, not {_json_repr(value)}"
+        limit = _LIMITS[self.kind]
+        if not 0 <= value <= limit:
+            hint = " (bit 31 is Unreal's licensee flag; use IsLicenseeVersion)" if self.kind == "changelist" else ""
+            return f"must be from 0 to {limit}, not {value}{hint}"
+        return None
+
+
+_LIMITS = {"component": MAX_COMPONENT, "changelist": MAX_CHANGELIST, "flag": MAX_CHANGELIST}
+
+FIELDS: tuple[Field, ...] = (
+    Field("MajorVersion", "major_version", "component", required=True),
+    Field("MinorVersion", "minor_version", "component", required=True),
+    Field("PatchVersion", "patch_version", "component", required=True),
+    Field("Changelist", "changelist", "changelist"),
+    Field("CompatibleChangelist", "compatible_changelist", "changelist"),
+    Field("IsLicenseeVersion", "is_licensee_version", "flag"),
+    Field("IsPromotedBuild", "is_promoted_build", "flag"),
+    Field("BranchName", "branch_name", "string"),
+    Field("BuildId", "build_id", "string", written_when_empty=False),
+    Field("BuildVersion", "build_version", "string", written_when_empty=False),
+    Field("BuildURL", "build_url", "string", written_when_empty=False),
+)
+"""Every key Unreal knows, in the order Unreal 5 writes them."""
+
+_FIELDS_BY_FOLDED_NAME = {field.name.lower(): field for field in FIELDS}
+
+
+def _json_repr(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return "an object" if isinstance(value, dict) else "an array"
+    return repr(value)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildVersion:
+    """The values of a Build.version, checked against Unreal's ranges; flags are booleans."""
+
+    major_version: int
+    minor_version: int
+    patch_version: int
+    changelist: int = 0
+    compatible_changelist: int = 0
+    is_licensee_version: bool = False
+    is_promoted_build: bool = False
+    branch_name: str = ""
+    build_id: str = ""
+    build_version: str = ""
+    build_url: str = ""
+
+    def __post_init__(self) -> None:
+        for field in FIELDS:
+            value = getattr(self, field.attribute)
+            if field.kind == "flag":
+                problem = None if isinstance(value, bool) else f"must be a bool, not {value!r}"
+            else:
+                problem = field.check(value)
+            if problem:
+                raise InvalidVersionError(f"{field.name} {problem}")
+
+    def replace(self, **changes: Any) -> BuildVersion:
+        """A copy with some values changed (validated like any new record)."""
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def effective_compatible_changelist(self) -> int:
+        """BuildVersion.EffectiveCompatibleChangelist: CompatibleChangelist when both it and Changelist are set."""
+        if self.changelist != 0 and self.compatible_changelist != 0:
+            return self.compatible_changelist
+        return self.changelist
+
+    @property
+    def effective_build_version(self) -> str:
+        """The BUILD_VERSION string UBT compiles in: BuildVersion, else ``{BranchName}-CL-{Changelist}``."""
+        return self.build_version or f"{self.branch_name}-CL-{self.changelist}"
+
+    @property
+    def is_formal_build(self) -> bool:
+        """TargetRules.bFormalBuild: a changelist is set and the build is promoted."""
+        return self.changelist != 0 and self.is_promoted_build
+
+    @property
+    def engine_version(self) -> EngineVersion:
+        """FEngineVersion::Current() for this file."""
+        return EngineVersion(
+            self.major_version,
+            self.minor_version,
+            self.patch_version,
+            self.changelist,
+            self.branch_name,
+            self.is_licensee_version,
+        )
+
+    @property
+    def compatible_engine_version(self) -> EngineVersion:
+        """FEngineVersion::CompatibleWith(): patch 0 for Epic builds, the real patch for licensee builds."""
+        return EngineVersion(
+            self.major_version,
+            self.minor_version,
+            self.patch_version if self.is_licensee_version else 0,
+            self.effective_compatible_changelist,
+            self.branch_name,
+            self.is_licensee_version,
+        )
+
+    def to_json_fields(self, present: frozenset[str] | None = None) -> dict[str, object]:
+        """The fields under their Build.version names (flags as 0/1), limited to ``present`` when given."""
+        result: dict[str, object] = {}
+        for field in FIELDS:
+            if present is not None and field.name not in present:
+                continue
+            value = getattr(self, field.attribute)
+            result[field.name] = int(value) if field.kind == "flag" else value
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class VersionFile:
+    """A Build.version as loaded: its path, its record, and the layout that saving keeps."""
+
+    path: Path
+    record: BuildVersion
+    layout: JsonLayout | None = None
+    """None for a file that does not exist yet (it is written the way Unreal's writer does)."""
+
+    @property
+    def present(self) -> frozenset[str]:
+        """The canonical names of the known keys the file holds."""
+        if self.layout is None:
+            return frozenset()
+        return frozenset(
+            _FIELDS_BY_FOLDED_NAME[m.key.lower()].name for m in self.layout.members if m.key.lower() in _FIELDS_BY_FOLDED_NAME
+        )
+
+    def render(self, record: BuildVersion | None = None) -> bytes:
+        """The file's bytes holding ``record``: only the values that differ are rewritten."""
+        record = self.record if record is None else record
+        if self.layout is None:
+            return render_new_file(record).encode("utf-8")
+        text = _render_changes(self.layout, self.record, record)
+        return (("\ufeff" if self.layout.bom else "") + text).encode("utf-8")
+
+
+def render_new_file(record: BuildVersion, newline: str = "\n") -> str:
+    """A new Build.version exactly as Unreal 5's BuildVersion.Write produces it (no final newline)."""
+    lines = [
+        f'\t"{field.name}": {_encode_value(field, getattr(record, field.attribute))}'
+        for field in FIELDS
+        if field.written_when_empty or getattr(record, field.attribute)
+    ]
+    return "{" + newline + ("," + newline).join(lines) + newline + "}"
+
+
+def _encode_value(field: Field, value: object) -> str:
+    if field.kind == "string":
+        assert isinstance(value, str)
+        return encode_string(value)
+    return str(int(value))  # type: ignore[call-overload]
+
+
+def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion) -> str:
+    members_by_field = {
+        _FIELDS_BY_FOLDED_NAME[m.key.lower()].name: (index, m)
+        for index, m in enumerate(layout.members)
+        if m.key.lower() in _FIELDS_BY_FOLDED_NAME
+    }
+    edits: list[tuple[int, int, str]] = []
+    for position, field in enumerate(FIELDS):
+        value = getattr(new, field.attribute)
+        # Unchanged values keep their bytes: a flag stored as 2 stays 2 while it stays true.
+        if value == getattr(old, field.attribute):
+            continue
+        if field.name in members_by_field:
+            member = members_by_field[field.name][1]
+            edits.append((member.value_start, member.value_end, _encode_value(field, value)))
+        elif value != _default(field):
+            edits.append(_insertion(layout, members_by_field, FIELDS[:position], field, value))
+    return with_edits(layout, edits)
+
+
+def _default(field: Field) -> object:
+    return "" if field.kind == "string" else 0
+
+
+def _insertion(
+    layout: JsonLayout,
+    members_by_field: dict[str, tuple[int, Member]],
+    preceding: tuple[Field, ...],
+    field: Field,
+    value: object,
+) -> tuple[int, int, str]:
+    """Insert a missing key after the nearest key that Unreal writes before it, in the file's own style."""
+    entry = f'"{field.name}"{layout.separator}{_encode_value(field, value)}'
+    newline_indent = layout.newline + layout.indent
+    for earlier in reversed(preceding):
+        if earlier.name in members_by_field:
+            end = members_by_field[earlier.name][1].value_end
+            return (end, end, "," + newline_indent + entry)
+    if layout.members:
+        start = layout.members[0].key_start
+        return (start, start, entry + "," + newline_indent)
+    end = layout.object_start
+    return (end, end, newline_indent + entry + layout.newline)
+
+
+def parse_build_version(data: bytes, path: Path) -> VersionFile:
+    """Validate the bytes of a Build.version; every problem is a VersionFileError naming ``path`` and the place."""
+    if not data.strip():
+        raise VersionFileError(f"{path}: the file is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise VersionFileError(f"{path}: byte {exc.start}: the file is not UTF-8 ({exc.reason})") from exc
+    try:
+        layout = parse_object(text)
+    except JsonLayoutError as exc:
+        raise VersionFileError(f"{path}: line {exc.line}, column {exc.column}: {exc.message}") from exc
+    values: dict[str, object] = {}
+    seen: dict[str, Member] = {}
+    for member in layout.members:
+        folded = member.key.lower()
+        if folded in seen:
+            first = _position(layout, seen[folded].key_start)
+            raise VersionFileError(
+                f"{path}: {_position(layout, member.key_start)}: duplicate key {member.key!r} (first at {first})"
+            )
+        seen[folded] = member
+        field = _FIELDS_BY_FOLDED_NAME.get(folded)
+        if field is None:
+            continue
+        problem = field.check(member.value)
+        if problem:
+            raise VersionFileError(f"{path}: {_position(layout, member.value_start)}: {field.name} {problem}")
+        values[field.attribute] = bool(member.value) if field.kind == "flag" else member.value
+    missing = [field.name for field in FIELDS if field.required and field.attribute not in values]
+    if missing:
+        raise VersionFileError(f"{path}: missing required key{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+    return VersionFile(path, BuildVersion(**values), layout)  # type: ignore[arg-type]
+
+
+def _position(layout: JsonLayout, index: int) -> str:
+    line = layout.text.count("\n", 0, index) + 1
+    column = index - layout.text.rfind("\n", 0, index)
+    return f"line {line}, column {column}"
+
+
+def find_build_version(start: Path | None = None) -> Path:
+    """``Build/Build.version`` or ``Engine/Build/Build.version`` in ``start`` or its parents, up to the repo root."""
+    start = Path.cwd() if start is None else start
+    for folder in _folders_up_to_repository_root(start.resolve()):
+        for relative in SEARCHED_PATHS:
+            candidate = folder / relative
+            if candidate.is_file():
+                return candidate
+    raise VersionFileError(
+        f"{start}: no Build/Build.version or Engine/Build/Build.version here or in a parent folder "
+        "(up to the repository root); pass --file PATH"
+    )
+
+
+def _folders_up_to_repository_root(start: Path) -> Iterator[Path]:
+    for folder in (start, *start.parents):
+        yield folder
+        if (folder / ".git").exists():
+            return
+
+
+def load_build_version(path: str | os.PathLike[str] | None = None) -> VersionFile:
+    """Read and validate a Build.version (found from the current folder when ``path`` is None)."""
+    file_path = find_build_version() if path is None else Path(path)
+    return parse_build_version(_read_bytes(file_path), file_path)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError as exc:
+        raise VersionFileError(f"{path}: the version file is missing") from exc
+    except IsADirectoryError as exc:
+        raise VersionFileError(f"{path}: is a folder, not a version file") from exc
+    except OSError as exc:
+        raise VersionFileError(f"{path}: cannot read the file ({exc.strerror})") from exc

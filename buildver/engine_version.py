@@ -1,0 +1,326 @@
+"""Unreal's FEngineVersion in Python: ``major.minor.patch-changelist+branch`` with Unreal's exact rules.
+
+Sources (see ``../shared/reference/ue-build-versioning.md`` section 3): ``EngineVersionBase.h``,
+``EngineVersion.h`` and ``EngineVersion.cpp`` of Unreal 4.18 to 5.x.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import TYPE_CHECKING
+
+from buildver.errors import InvalidVersionError
+
+if TYPE_CHECKING:
+    from os import PathLike
+
+__all__ = ["EngineVersion", "VersionComparison", "VersionComponent"]
+
+MAX_COMPONENT = 0xFFFF
+"""Major, minor and patch are ``uint16`` in Unreal."""
+MAX_CHANGELIST = 0x7FFFFFFF
+"""The changelist is a ``uint32`` whose bit 31 is the licensee flag, so 31 bits remain for the number."""
+LICENSEE_BIT = 0x80000000
+
+
+class VersionComparison(enum.Enum):
+    """Unreal's EVersionComparison: which of two versions GetNewest found newer."""
+
+    NEITHER = 0
+    FIRST = 1
+    SECOND = 2
+
+
+class VersionComponent(enum.IntEnum):
+    """Unreal's EVersionComponent, in Unreal's order (``to_string`` stops at one)."""
+
+    MAJOR = 0
+    MINOR = 1
+    PATCH = 2
+    CHANGELIST = 3
+    BRANCH = 4
+
+
+# Digits only: Unreal's strtoull also takes a sign, leading spaces and empty components ("..", "4.19.0-"),
+# and ignores trailing junk ("4.19.0abc"); buildver refuses all of these rather than guess.
+_VERSION_PATTERN = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9]+))?(?:\+(.*))?", re.DOTALL)
+
+_NEITHER = (VersionComparison.NEITHER, None)
+
+
+class EngineVersion:
+    """Unreal's FEngineVersion: an immutable ``major.minor.patch-changelist+branch`` value.
+
+    ``changelist`` is the number without the licensee bit; ``licensee`` is that bit. Equality and hashing
+    compare every field exactly (the branch case-sensitively).
+
+    Unreal's GetNewest is not a total order: changelists are compared only when both are non-zero and from
+    the same vendor. The comparison operators follow GetNewest: ``a < b`` means "b is newer than a",
+    ``a > b`` means "a is newer than b", and ``a <= b`` means "a is not newer than b" (so two versions whose
+    changelists cannot be compared are both ``<=`` each other without being equal). To sort for display use
+    ``sorted(versions, key=EngineVersion.sort_key)``, a total order that agrees with ``<`` wherever ``<`` holds.
+
+    >>> v = EngineVersion.parse("4.19.0-3944462+++UE4+Release-4.19")
+    >>> v.changelist, v.branch
+    (3944462, '++UE4+Release-4.19')
+    >>> str(v)
+    '4.19.0-3944462+++UE4+Release-4.19'
+    """
+
+    __slots__ = ("_key", "branch", "changelist", "licensee", "major", "minor", "patch")
+
+    major: int
+    minor: int
+    patch: int
+    changelist: int
+    branch: str
+    licensee: bool
+    _key: tuple[int, int, int, int, str, bool]
+
+    def __init__(
+        self,
+        major: int,
+        minor: int,
+        patch: int,
+        changelist: int = 0,
+        branch: str = "",
+        licensee: bool = False,
+    ) -> None:
+        for name, value, limit in (
+            ("major", major, MAX_COMPONENT),
+            ("minor", minor, MAX_COMPONENT),
+            ("patch", patch, MAX_COMPONENT),
+            ("changelist", changelist, MAX_CHANGELIST),
+        ):
+            if type(value) is not int or not 0 <= value <= limit:
+                raise InvalidVersionError(f"{name} must be an integer from 0 to {limit}, not {value!r}")
+        if not isinstance(branch, str):
+            raise InvalidVersionError(f"branch must be a string, not {branch!r}")
+        if not isinstance(licensee, bool):
+            raise InvalidVersionError(f"licensee must be a bool, not {licensee!r}")
+        self._set(major, minor, patch, changelist, branch, licensee)
+
+    def _set(self, major: int, minor: int, patch: int, changelist: int, branch: str, licensee: bool) -> None:
+        setter = object.__setattr__
+        setter(self, "major", major)
+        setter(self, "minor", minor)
+        setter(self, "patch", patch)
+        setter(self, "changelist", changelist)
+        setter(self, "branch", branch)
+        setter(self, "licensee", licensee)
+        setter(self, "_key", (major, minor, patch, changelist, branch, licensee))
+
+    @classmethod
+    def _trusted(
+        cls, major: int, minor: int, patch: int, changelist: int, branch: str, licensee: bool
+    ) -> EngineVersion:
+        """Build from values already checked (the parser's fast path)."""
+        version = object.__new__(cls)
+        version._set(major, minor, patch, changelist, branch, licensee)
+        return version
+
+    @classmethod
+    def from_raw_changelist(cls, major: int, minor: int, patch: int, raw_changelist: int, branch: str = "") -> (
+        EngineVersion
+    ):
+        """Build from Unreal's stored 32-bit changelist, whose bit 31 is the licensee flag."""
+        if type(raw_changelist) is not int or not 0 <= raw_changelist <= 0xFFFFFFFF:
+            raise InvalidVersionError(f"raw changelist must be a 32-bit unsigned integer, not {raw_changelist!r}")
+        return cls(major, minor, patch, raw_changelist & MAX_CHANGELIST, branch, bool(raw_changelist & LICENSEE_BIT))
+
+    # -- immutability and value semantics ---------------------------------------------------------------
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"EngineVersion is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"EngineVersion is immutable; cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[type[EngineVersion], tuple[int, int, int, int, str, bool]]:
+        return (EngineVersion, self._key)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not EngineVersion:
+            return NotImplemented
+        return self._key == other._key  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        licensee = ", licensee=True" if self.licensee else ""
+        return (
+            f"EngineVersion({self.major}, {self.minor}, {self.patch}, changelist={self.changelist}, "
+            f"branch={self.branch!r}{licensee})"
+        )
+
+    # -- Unreal's accessors ----------------------------------------------------------------------------
+
+    @property
+    def raw_changelist(self) -> int:
+        """The changelist as Unreal stores it: the licensee flag in bit 31."""
+        return self.changelist | LICENSEE_BIT if self.licensee else self.changelist
+
+    @property
+    def is_licensee_version(self) -> bool:
+        """FEngineVersionBase::IsLicenseeVersion."""
+        return self.licensee
+
+    @property
+    def has_changelist(self) -> bool:
+        """FEngineVersionBase::HasChangelist: the changelist (without the licensee bit) is not 0."""
+        return self.changelist != 0
+
+    @property
+    def is_empty(self) -> bool:
+        """FEngineVersionBase::IsEmpty: major, minor and patch are 0 (the changelist is not looked at)."""
+        return self.major == 0 and self.minor == 0 and self.patch == 0
+
+    # -- text ------------------------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str) -> EngineVersion:
+        """FEngineVersion::Parse, strict: ``M.m.p``, ``M.m.p-CL`` or ``M.m.p-CL+Branch``.
+
+        A changelist from 2^31 to 2^32-1 carries the licensee bit, as in Unreal.
+
+        >>> EngineVersion.parse("5.3.2-29314046+++UE5+Release-5.3").to_string(VersionComponent.PATCH)
+        '5.3.2'
+        """
+        match = _VERSION_PATTERN.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            raise InvalidVersionError(
+                f"invalid engine version {text!r}: expected MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
+            )
+        major_text, minor_text, patch_text, changelist_text, branch = match.groups()
+        major, minor, patch = int(major_text), int(minor_text), int(patch_text)
+        if major > MAX_COMPONENT or minor > MAX_COMPONENT or patch > MAX_COMPONENT:
+            raise InvalidVersionError(
+                f"invalid engine version {text!r}: major, minor and patch must be at most {MAX_COMPONENT}"
+            )
+        raw_changelist = int(changelist_text) if changelist_text is not None else 0
+        if raw_changelist > 0xFFFFFFFF:
+            raise InvalidVersionError(f"invalid engine version {text!r}: the changelist must be below 2^32")
+        return cls._trusted(
+            major, minor, patch, raw_changelist & MAX_CHANGELIST, branch or "", raw_changelist > MAX_CHANGELIST
+        )
+
+    def to_string(self, last_component: VersionComponent = VersionComponent.BRANCH) -> str:
+        """FEngineVersion::ToString: the components up to ``last_component``; the licensee bit is not shown."""
+        text = str(self.major)
+        if last_component >= VersionComponent.MINOR:
+            text += f".{self.minor}"
+        if last_component >= VersionComponent.PATCH:
+            text += f".{self.patch}"
+        if last_component >= VersionComponent.CHANGELIST:
+            text += f"-{self.changelist}"
+        if last_component >= VersionComponent.BRANCH and self.branch:
+            text += f"+{self.branch}"
+        return text
+
+    def __str__(self) -> str:
+        if self.branch:
+            return f"{self.major}.{self.minor}.{self.patch}-{self.changelist}+{self.branch}"
+        return f"{self.major}.{self.minor}.{self.patch}-{self.changelist}"
+
+    @property
+    def branch_path(self) -> str:
+        """FEngineVersion::GetBranch: the branch with ``+`` turned back into ``/``."""
+        return self.branch.replace("+", "/")
+
+    # -- Unreal's comparison rules ---------------------------------------------------------------------
+
+    @staticmethod
+    def get_newest(
+        first: EngineVersion, second: EngineVersion
+    ) -> tuple[VersionComparison, VersionComponent | None]:
+        """FEngineVersionBase::GetNewest: which version is newer, and the component that decided it.
+
+        Major, then minor, then patch; changelists only when both are non-zero and from the same vendor.
+        Otherwise ``(VersionComparison.NEITHER, None)``.
+        """
+        if first.major != second.major:
+            newest = VersionComparison.FIRST if first.major > second.major else VersionComparison.SECOND
+            return newest, VersionComponent.MAJOR
+        if first.minor != second.minor:
+            newest = VersionComparison.FIRST if first.minor > second.minor else VersionComparison.SECOND
+            return newest, VersionComponent.MINOR
+        if first.patch != second.patch:
+            newest = VersionComparison.FIRST if first.patch > second.patch else VersionComparison.SECOND
+            return newest, VersionComponent.PATCH
+        if (
+            first.licensee == second.licensee
+            and first.changelist
+            and second.changelist
+            and first.changelist != second.changelist
+        ):
+            newest = VersionComparison.FIRST if first.changelist > second.changelist else VersionComparison.SECOND
+            return newest, VersionComponent.CHANGELIST
+        return _NEITHER
+
+    def is_compatible_with(self, other: EngineVersion) -> bool:
+        """FEngineVersion::IsCompatibleWith: true unless ``other`` is newer.
+
+        The Changelist-0 rule comes first: when either side has changelist 0 they are compatible, both ways.
+        """
+        if not self.changelist or not other.changelist:
+            return True
+        # GetNewest(self, other) != SECOND, written out: this runs millions of times in asset scans.
+        if self.major != other.major:
+            return self.major > other.major
+        if self.minor != other.minor:
+            return self.minor > other.minor
+        if self.patch != other.patch:
+            return self.patch > other.patch
+        return self.licensee != other.licensee or self.changelist >= other.changelist
+
+    def is_newer_than(self, other: EngineVersion) -> bool:
+        """True when GetNewest(self, other) is FIRST."""
+        return EngineVersion.get_newest(self, other)[0] is VersionComparison.FIRST
+
+    def exact_match(self, other: EngineVersion) -> bool:
+        """FEngineVersion::ExactMatch (UE5): every field equal, the branch compared case-insensitively."""
+        return self._key[:4] == other._key[:4] and self.licensee == other.licensee and (
+            self.branch.casefold() == other.branch.casefold()
+        )
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not EngineVersion:
+            return NotImplemented
+        return EngineVersion.get_newest(self, other)[0] is VersionComparison.SECOND  # type: ignore[arg-type]
+
+    def __gt__(self, other: object) -> bool:
+        if other.__class__ is not EngineVersion:
+            return NotImplemented
+        return EngineVersion.get_newest(self, other)[0] is VersionComparison.FIRST  # type: ignore[arg-type]
+
+    def __le__(self, other: object) -> bool:
+        if other.__class__ is not EngineVersion:
+            return NotImplemented
+        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.FIRST  # type: ignore[arg-type]
+
+    def __ge__(self, other: object) -> bool:
+        if other.__class__ is not EngineVersion:
+            return NotImplemented
+        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.SECOND  # type: ignore[arg-type]
+
+    def sort_key(self) -> tuple[int, int, int, bool, int, str]:
+        """A total order for display: major, minor, patch, then Epic before licensee, changelist, branch."""
+        return (self.major, self.minor, self.patch, self.licensee, self.changelist, self.branch)
+
+    # -- from a Build.version --------------------------------------------------------------------------
+
+    @classmethod
+    def current(cls, path: str | PathLike[str] | None = None) -> EngineVersion:
+        """FEngineVersion::Current() from a Build.version (found from the current folder when ``path`` is None)."""
+        from buildver.build_version import load_build_version
+
+        return load_build_version(path).record.engine_version
+
+    @classmethod
+    def compatible_with(cls, path: str | PathLike[str] | None = None) -> EngineVersion:
+        """FEngineVersion::CompatibleWith() from a Build.version: the oldest version this build can load."""
+        from buildver.build_version import load_build_version
+
+        return load_build_version(path).record.compatible_engine_version

@@ -1,0 +1,55 @@
+"""The one error hierarchy of buildver: each class carries the exit code the CLI uses for it.
+
+Exit codes (documented in the README):
+
+- 0: success
+- 1: a domain failure (an invalid file, versions not compatible, a check that found an error)
+- 2: bad usage (an unknown option, a value that does not parse)
+- 3: a file could not be written (read-only target, full disk, lock timeout); nothing was changed
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class BuildverError(Exception):
+    """Base class of every error buildver raises on purpose; ``str(error)`` is the one-line message."""
+
+    exit_code: ClassVar[int] = 1
+
+
+class UsageError(BuildverError):
+    """A command-line value that cannot be used (exit code 2)."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class InvalidVersionError(BuildverError, ValueError):
+    """A text that is not an Unreal engine version, or components out of Unreal's ranges."""
+
+
+class VersionFileError(BuildverError):
+    """A Build.version file that is missing, unreadable or invalid; the message names the file and the place."""
+
+
+class ConfigError(BuildverError):
+    """A ``[tool.buildver]`` setting that is invalid; the message names the file and the key."""
+
+
+class HeaderError(BuildverError):
+    """A version header that cannot be generated or patched."""
+
+
+class SourceError(BuildverError):
+    """A changelist or branch that could not be found in flags, the environment or the repository."""
+
+
+class WriteError(BuildverError):
+    """A file that could not be written; every file was left exactly as it was."""
+
+    exit_code: ClassVar[int] = 3
+
+
+class LockTimeoutError(WriteError):
+    """Another buildver run held the lock on a version file for too long."""
