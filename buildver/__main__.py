@@ -1,0 +1,5 @@
+"""``python -m buildver``."""
+
+from buildver.cli import run
+
+run()
