@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from buildver.changes import FileChange
 from buildver.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.errors import InvalidVersionError, VersionFileError
 from buildver.jsonlayout import JsonLayout, JsonLayoutError, Member, encode_string, parse_object, with_edits
@@ -178,6 +179,8 @@ class VersionFile:
     record: BuildVersion
     layout: JsonLayout | None = None
     """None for a file that does not exist yet (it is written the way Unreal's writer does)."""
+    data: bytes | None = None
+    """The bytes as read (None for a new file)."""
 
     @property
     def present(self) -> frozenset[str]:
@@ -195,6 +198,10 @@ class VersionFile:
             return render_new_file(record).encode("utf-8")
         text = _render_changes(self.layout, self.record, record)
         return (("\ufeff" if self.layout.bom else "") + text).encode("utf-8")
+
+    def change_to(self, record: BuildVersion) -> FileChange:
+        """The planned change that saves ``record`` into this file."""
+        return FileChange(self.path, self.data, self.render(record))
 
 
 def render_new_file(record: BuildVersion, newline: str = "\n") -> str:
@@ -266,7 +273,8 @@ def parse_build_version(data: bytes, path: Path) -> VersionFile:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise VersionFileError(f"{path}: byte {exc.start}: the file is not UTF-8 ({exc.reason})") from exc
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise VersionFileError(f"{path}: line {line} (byte {exc.start}): the file is not UTF-8 ({exc.reason})") from exc
     try:
         layout = parse_object(text)
     except JsonLayoutError as exc:
@@ -291,7 +299,7 @@ def parse_build_version(data: bytes, path: Path) -> VersionFile:
     missing = [field.name for field in FIELDS if field.required and field.attribute not in values]
     if missing:
         raise VersionFileError(f"{path}: missing required key{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
-    return VersionFile(path, BuildVersion(**values), layout)  # type: ignore[arg-type]
+    return VersionFile(path, BuildVersion(**values), layout, data)  # type: ignore[arg-type]
 
 
 def _position(layout: JsonLayout, index: int) -> str:

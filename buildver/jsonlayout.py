@@ -70,6 +70,11 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, object_pairs_hook=_
 _scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
+def _message(error: json.JSONDecodeError) -> str:
+    # The standard library's messages read "Invalid control character at"; drop the dangling word.
+    return error.msg.lower().removesuffix(" at")
+
+
 def _skip_whitespace(text: str, index: int) -> int:
     length = len(text)
     while index < length and text[index] in _WHITESPACE:
@@ -109,7 +114,7 @@ def parse_object(text: str) -> JsonLayout:
             try:
                 key, key_end = _scanstring(text, index + 1)
             except json.JSONDecodeError as exc:
-                raise JsonLayoutError(exc.msg.lower(), text, exc.pos) from exc
+                raise JsonLayoutError(_message(exc), text, exc.pos) from exc
             index = _skip_whitespace(text, key_end)
             if _expect(text, index, "':'") != ":":
                 raise JsonLayoutError(f"expected ':' after key {key!r}, found {_describe(text, index)}", text, index)
@@ -117,7 +122,7 @@ def parse_object(text: str) -> JsonLayout:
             try:
                 value, value_end = _DECODER.raw_decode(text, value_start)
             except json.JSONDecodeError as exc:
-                raise JsonLayoutError(f"{exc.msg.lower()} for key {key!r}", text, exc.pos) from exc
+                raise JsonLayoutError(f"{_message(exc)} in {key!r}", text, exc.pos) from exc
             except (ValueError, RecursionError) as exc:
                 raise JsonLayoutError(f"{exc} (key {key!r})", text, value_start) from exc
             members.append(Member(key, value, key_start, key_end, value_start, value_end))

@@ -1,0 +1,229 @@
+"""Planned file changes: a diff for ``--dry-run``, and one all-or-nothing atomic apply under a lock.
+
+Every file buildver writes goes through :func:`apply_changes`:
+
+1. each new content is written to a temporary file created safely in the target's own folder (random name,
+   ``O_EXCL`` so a planted symlink is never followed), with the original file's permissions, and fsynced;
+2. each existing target is hard-linked to a backup name, so that it can be put back;
+3. the temporary files are renamed over their targets; if any rename fails, the targets already replaced are
+   restored from their backups, so that every file is exactly as it was;
+4. the folders are fsynced and the backups removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import errno
+import os
+import secrets
+import stat
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from buildver.errors import LockTimeoutError, WriteError
+
+__all__ = ["FileChange", "apply_changes", "locked", "write_atomic"]
+
+TEMP_SUFFIX = ".buildver-tmp"
+"""Temporary and backup files end with this, so that a later run can recognise and remove leftovers."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """A file's content before (None when it does not exist yet) and after a planned change."""
+
+    path: Path
+    old: bytes | None
+    new: bytes
+
+    @property
+    def changed(self) -> bool:
+        """Whether applying this change would alter the file."""
+        return self.old != self.new
+
+    def diff(self) -> str:
+        """A unified diff of the change (empty when nothing changes)."""
+        if not self.changed:
+            return ""
+        old_lines = [] if self.old is None else _text(self.old).splitlines(keepends=True)
+        new_lines = _text(self.new).splitlines(keepends=True)
+        lines = list(
+            difflib.unified_diff(
+                old_lines,
+                new_lines,
+                fromfile="/dev/null" if self.old is None else f"a/{self.path}",
+                tofile=f"b/{self.path}",
+            )
+        )
+        # Unreal writes Build.version without a final newline; say so the way git does.
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def apply_changes(changes: Sequence[FileChange], *, force: bool = False) -> list[Path]:
+    """Write every changed file, or none of them; return the paths written.
+
+    A target whose content is no longer ``old`` (someone changed it since it was read) or that is read-only
+    (unless ``force``, which clears the read-only flag as Unreal's MakeFileWriteable does) is refused before
+    anything is written. Raises WriteError; every file is then exactly as it was.
+    """
+    pending = [change for change in changes if change.changed]
+    modes = [_check_target(change, force) for change in pending]
+    temps: list[Path] = []
+    backups: list[Path | None] = []
+    replaced: list[int] = []
+    try:
+        for change, mode in zip(pending, modes, strict=True):
+            temps.append(_write_temp(change.path, change.new, mode))
+        for change in pending:
+            backups.append(_link_backup(change.path) if change.old is not None else None)
+        for index, (change, temp) in enumerate(zip(pending, temps, strict=True)):
+            os.replace(temp, change.path)
+            replaced.append(index)
+        for folder in {change.path.parent for change in pending}:
+            _fsync_folder(folder)
+    except OSError as exc:
+        _roll_back(pending, backups, replaced)
+        failed = exc.filename or (pending[len(replaced)].path if pending else "")
+        raise WriteError(f"{failed}: cannot write ({exc.strerror or exc}); no file was changed") from exc
+    finally:
+        for leftover in [*temps, *(backup for backup in backups if backup is not None)]:
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+    return [change.path for change in pending]
+
+
+def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:
+    """Write one file atomically when its content differs; return whether it was written."""
+    try:
+        old: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        old = None
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot read ({exc.strerror})") from exc
+    return bool(apply_changes([FileChange(path, old, data)], force=force))
+
+
+def _check_target(change: FileChange, force: bool) -> int:
+    """The permission bits the new file gets; refuses read-only or changed targets."""
+    try:
+        current = change.path.read_bytes()
+        mode = stat.S_IMODE(change.path.stat().st_mode)
+    except FileNotFoundError:
+        if change.old is not None:
+            raise WriteError(f"{change.path}: the file was removed while buildver was working; nothing was written") from None
+        return 0o666 & ~_umask()
+    except OSError as exc:
+        raise WriteError(f"{change.path}: cannot read ({exc.strerror}); nothing was written") from exc
+    if current != change.old:
+        raise WriteError(f"{change.path}: the file changed while buildver was working; nothing was written")
+    if not mode & stat.S_IWUSR:
+        if not force:
+            raise WriteError(f"{change.path}: the file is read-only; pass --force to make it writable")
+        mode |= stat.S_IWUSR
+    return mode
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _write_temp(target: Path, data: bytes, mode: int) -> Path:
+    # A random name and O_EXCL: nothing planted in the folder (a symlink, a guessed name) is followed or reused.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}{TEMP_SUFFIX}")
+    descriptor = os.open(temp, flags, 0o600)
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fchmod(stream.fileno(), mode)
+            os.fsync(stream.fileno())
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+        raise
+    return temp
+
+
+def _link_backup(target: Path) -> Path:
+    backup = target.with_name(f".{target.name}.{secrets.token_hex(6)}.backup{TEMP_SUFFIX}")
+    os.link(target, backup)
+    return backup
+
+
+def _roll_back(pending: Sequence[FileChange], backups: Sequence[Path | None], replaced: Sequence[int]) -> None:
+    for index in reversed(replaced):
+        backup = backups[index]
+        with contextlib.suppress(OSError):
+            if backup is None:
+                pending[index].path.unlink()
+            else:
+                os.replace(backup, pending[index].path)
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # Not every platform can open a folder (Windows); the rename is still atomic there.
+    try:
+        os.fsync(descriptor)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.EBADF):
+            raise
+    finally:
+        os.close(descriptor)
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove temporary files a killed run left in ``folder``; return what was removed."""
+    removed = []
+    for leftover in folder.glob(f".*{TEMP_SUFFIX}"):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
+            removed.append(leftover)
+    return removed
+
+
+@contextlib.contextmanager
+def locked(folder: Path, timeout: float = 30.0) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` so that concurrent buildver runs on its files take turns.
+
+    The lock is ``flock`` on the folder itself, so no lock file is left behind. Where ``fcntl`` does not exist
+    (Windows), runs are not serialised.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise WriteError(f"{folder}: cannot open the folder to lock it ({exc.strerror})") from exc
+    try:
+        deadline = time.monotonic() + timeout
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeoutError(
+                        f"{folder}: another buildver run held the lock for more than {timeout:g} s; nothing was written"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        yield
+    finally:
+        os.close(descriptor)
