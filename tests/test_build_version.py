@@ -151,7 +151,7 @@ INVALID_FILES = [
     (MINIMAL.encode() % b', "Changelist": 1, "changelist": 2', "duplicate key 'changelist' (first at line 1"),
     (MINIMAL.encode() % b', "X": 1, "X": 2', "duplicate key 'X'"),
     (MINIMAL.encode() % b', "X": {"a": 1, "a": 2}', "duplicate key 'a' in a nested object"),
-    (b'{"MajorVersion": 4, "BranchName": "a\nb"}', "line 1, column 37: invalid control character in the value of 'BranchName'"),
+    (b'{"MajorVersion": 4, "BranchName": "a\nb"}', "line 1, column 37: invalid control character in 'BranchName'"),
     (b'{"MajorVersion": 4 /* c */}', "line 1, column 20: expected ',' or '}', found '/'"),
 ]
 
