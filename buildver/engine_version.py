@@ -47,6 +47,13 @@ class VersionComponent(enum.IntEnum):
 _VERSION_PATTERN = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9]+))?(?:\+(.*))?", re.DOTALL)
 
 _NEITHER = (VersionComparison.NEITHER, None)
+_SIMPLE_VERSION_CHARACTERS = frozenset("0123456789.-")
+_match_version = _VERSION_PATTERN.fullmatch
+_new = object.__new__
+
+
+def _invalid(text: str) -> InvalidVersionError:
+    return InvalidVersionError(f"invalid engine version {text!r}: expected MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]")
 
 
 class EngineVersion:
@@ -68,14 +75,10 @@ class EngineVersion:
     '4.19.0-3944462+++UE4+Release-4.19'
     """
 
-    __slots__ = ("_key", "branch", "changelist", "licensee", "major", "minor", "patch")
+    # One slot holding every field: building a version sets one attribute, which makes parsing about
+    # twice as fast as one slot per field (benchmarks/bench_core.py); the fields are read-only properties.
+    __slots__ = ("_key",)
 
-    major: int
-    minor: int
-    patch: int
-    changelist: int
-    branch: str
-    licensee: bool
     _key: tuple[int, int, int, int, str, bool]
 
     def __init__(
@@ -99,25 +102,45 @@ class EngineVersion:
             raise InvalidVersionError(f"branch must be a string, not {branch!r}")
         if not isinstance(licensee, bool):
             raise InvalidVersionError(f"licensee must be a bool, not {licensee!r}")
-        self._set(major, minor, patch, changelist, branch, licensee)
+        self._key = (major, minor, patch, changelist, branch, licensee)
 
-    def _set(self, major: int, minor: int, patch: int, changelist: int, branch: str, licensee: bool) -> None:
-        setter = object.__setattr__
-        setter(self, "major", major)
-        setter(self, "minor", minor)
-        setter(self, "patch", patch)
-        setter(self, "changelist", changelist)
-        setter(self, "branch", branch)
-        setter(self, "licensee", licensee)
-        setter(self, "_key", (major, minor, patch, changelist, branch, licensee))
+    @property
+    def major(self) -> int:
+        """The major version (0-65535)."""
+        return self._key[0]
+
+    @property
+    def minor(self) -> int:
+        """The minor version (0-65535)."""
+        return self._key[1]
+
+    @property
+    def patch(self) -> int:
+        """The patch version (0-65535)."""
+        return self._key[2]
+
+    @property
+    def changelist(self) -> int:
+        """The changelist without the licensee bit (0-2147483647)."""
+        return self._key[3]
+
+    @property
+    def branch(self) -> str:
+        """The escaped depot path of the branch, e.g. ``++UE4+Release-4.19``; may be empty."""
+        return self._key[4]
+
+    @property
+    def licensee(self) -> bool:
+        """Unreal's bit 31 of the changelist: built by a licensee rather than Epic."""
+        return self._key[5]
 
     @classmethod
     def _trusted(
         cls, major: int, minor: int, patch: int, changelist: int, branch: str, licensee: bool
     ) -> EngineVersion:
         """Build from values already checked (the parser's fast path)."""
-        version = object.__new__(cls)
-        version._set(major, minor, patch, changelist, branch, licensee)
+        version = _new(cls)
+        version._key = (major, minor, patch, changelist, branch, licensee)
         return version
 
     @classmethod
@@ -129,13 +152,10 @@ class EngineVersion:
             raise InvalidVersionError(f"raw changelist must be a 32-bit unsigned integer, not {raw_changelist!r}")
         return cls(major, minor, patch, raw_changelist & MAX_CHANGELIST, branch, bool(raw_changelist & LICENSEE_BIT))
 
-    # -- immutability and value semantics ---------------------------------------------------------------
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"EngineVersion is immutable; cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"EngineVersion is immutable; cannot delete {name!r}")
+    # -- value semantics -------------------------------------------------------------------------------
+    # The public fields are properties without setters, so they cannot be assigned; only the private slot
+    # could be, as with packaging.version.Version. Setting the slot directly (no __setattr__ override)
+    # keeps construction fast.
 
     def __reduce__(self) -> tuple[type[EngineVersion], tuple[int, int, int, int, str, bool]]:
         return (EngineVersion, self._key)
@@ -188,23 +208,43 @@ class EngineVersion:
         >>> EngineVersion.parse("5.3.2-29314046+++UE5+Release-5.3").to_string(VersionComponent.PATCH)
         '5.3.2'
         """
-        match = _VERSION_PATTERN.fullmatch(text) if isinstance(text, str) else None
-        if match is None:
-            raise InvalidVersionError(
-                f"invalid engine version {text!r}: expected MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
-            )
-        major_text, minor_text, patch_text, changelist_text, branch = match.groups()
-        major, minor, patch = int(major_text), int(minor_text), int(patch_text)
-        if major > MAX_COMPONENT or minor > MAX_COMPONENT or patch > MAX_COMPONENT:
+        if type(text) is not str:
+            raise InvalidVersionError(f"invalid engine version {text!r}: not a string")
+        changelist_text: str | None = None
+        branch: str | None = ""
+        if _SIMPLE_VERSION_CHARACTERS.issuperset(text):
+            # The common case without a branch, split without the regex (as packaging.version does).
+            parts = text.split(".")
+            if len(parts) != 3:
+                raise _invalid(text)
+            major_text, minor_text, patch_text = parts
+            if "-" in text:
+                patch_text, _, changelist_text = patch_text.partition("-")
+                if "-" in major_text or "-" in minor_text or not patch_text or not changelist_text.isdigit():
+                    raise _invalid(text)
+        else:
+            match = _match_version(text)
+            if match is None:
+                raise _invalid(text)
+            major_text, minor_text, patch_text, changelist_text, branch = match.groups()
+        try:
+            major, minor, patch = int(major_text), int(minor_text), int(patch_text)
+        except ValueError:  # an empty component, as in "4..0"
+            raise _invalid(text) from None
+        if (major | minor | patch) > 0xFFFF:  # all three are non-negative: one test for the three uint16
             raise InvalidVersionError(
                 f"invalid engine version {text!r}: major, minor and patch must be at most {MAX_COMPONENT}"
             )
-        raw_changelist = int(changelist_text) if changelist_text is not None else 0
+        version = _new(cls)
+        if changelist_text is None:
+            version._key = (major, minor, patch, 0, branch or "", False)
+            return version
+        raw_changelist = int(changelist_text)
         if raw_changelist > 0xFFFFFFFF:
             raise InvalidVersionError(f"invalid engine version {text!r}: the changelist must be below 2^32")
-        return cls._trusted(
-            major, minor, patch, raw_changelist & MAX_CHANGELIST, branch or "", raw_changelist > MAX_CHANGELIST
-        )
+        key = (major, minor, patch, raw_changelist & MAX_CHANGELIST, branch or "", raw_changelist > MAX_CHANGELIST)
+        version._key = key
+        return version
 
     def to_string(self, last_component: VersionComponent = VersionComponent.BRANCH) -> str:
         """FEngineVersion::ToString: the components up to ``last_component``; the licensee bit is not shown."""
@@ -240,23 +280,12 @@ class EngineVersion:
         Major, then minor, then patch; changelists only when both are non-zero and from the same vendor.
         Otherwise ``(VersionComparison.NEITHER, None)``.
         """
-        if first.major != second.major:
-            newest = VersionComparison.FIRST if first.major > second.major else VersionComparison.SECOND
-            return newest, VersionComponent.MAJOR
-        if first.minor != second.minor:
-            newest = VersionComparison.FIRST if first.minor > second.minor else VersionComparison.SECOND
-            return newest, VersionComponent.MINOR
-        if first.patch != second.patch:
-            newest = VersionComparison.FIRST if first.patch > second.patch else VersionComparison.SECOND
-            return newest, VersionComponent.PATCH
-        if (
-            first.licensee == second.licensee
-            and first.changelist
-            and second.changelist
-            and first.changelist != second.changelist
-        ):
-            newest = VersionComparison.FIRST if first.changelist > second.changelist else VersionComparison.SECOND
-            return newest, VersionComponent.CHANGELIST
+        a, b = first._key, second._key
+        for component in (VersionComponent.MAJOR, VersionComponent.MINOR, VersionComponent.PATCH):
+            if a[component] != b[component]:
+                return (VersionComparison.FIRST if a[component] > b[component] else VersionComparison.SECOND), component
+        if a[5] == b[5] and a[3] and b[3] and a[3] != b[3]:
+            return (VersionComparison.FIRST if a[3] > b[3] else VersionComparison.SECOND), VersionComponent.CHANGELIST
         return _NEITHER
 
     def is_compatible_with(self, other: EngineVersion) -> bool:
@@ -264,16 +293,13 @@ class EngineVersion:
 
         The Changelist-0 rule comes first: when either side has changelist 0 they are compatible, both ways.
         """
-        if not self.changelist or not other.changelist:
+        a, b = self._key, other._key
+        if not a[3] or not b[3]:
             return True
         # GetNewest(self, other) != SECOND, written out: this runs millions of times in asset scans.
-        if self.major != other.major:
-            return self.major > other.major
-        if self.minor != other.minor:
-            return self.minor > other.minor
-        if self.patch != other.patch:
-            return self.patch > other.patch
-        return self.licensee != other.licensee or self.changelist >= other.changelist
+        if a[:3] != b[:3]:
+            return a[:3] > b[:3]
+        return a[5] != b[5] or a[3] >= b[3]
 
     def is_newer_than(self, other: EngineVersion) -> bool:
         """True when GetNewest(self, other) is FIRST."""

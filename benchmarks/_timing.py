@@ -1,0 +1,45 @@
+"""Shared helpers for the benchmark scripts: medians of interleaved runs, so that noise hits both sides alike."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+PYTHON_PASS = (sys.executable, "-c", "pass")
+
+
+def wall_times(commands: dict[str, Sequence[str]], runs: int = 21, **kwargs: object) -> dict[str, float]:
+    """Median wall time of each command, the commands run in turn (interleaved) ``runs`` times."""
+    samples: dict[str, list[float]] = {name: [] for name in commands}
+    for name, command in commands.items():  # warm the page cache and .pyc files
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, **kwargs)  # type: ignore[call-overload]
+    for _ in range(runs):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, **kwargs)  # type: ignore[call-overload]
+            samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def rate(function: Callable[[], object], items: int, repeat: int = 7) -> float:
+    """Median items per second of ``function`` (which handles ``items`` items per call)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return items / statistics.median(times)
+
+
+def interleaved_rates(functions: dict[str, Callable[[], object]], items: int, repeat: int = 9) -> dict[str, float]:
+    """Median rate of each function, run in turn so that machine noise hits them alike."""
+    samples: dict[str, list[float]] = {name: [] for name in functions}
+    for _ in range(repeat):
+        for name, function in functions.items():
+            start = time.perf_counter()
+            function()
+            samples[name].append(time.perf_counter() - start)
+    return {name: items / statistics.median(values) for name, values in samples.items()}
