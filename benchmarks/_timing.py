@@ -14,7 +14,7 @@ PYTHON_PASS = (sys.executable, "-c", "pass")
 def wall_times(commands: dict[str, Sequence[str]], runs: int = 21, **kwargs: object) -> dict[str, float]:
     """Median wall time of each command, the commands run in turn (interleaved) ``runs`` times."""
     samples: dict[str, list[float]] = {name: [] for name in commands}
-    for name, command in commands.items():  # warm the page cache and .pyc files
+    for command in commands.values():  # warm the page cache and .pyc files
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, **kwargs)  # type: ignore[call-overload]
     for _ in range(runs):
         for name, command in commands.items():

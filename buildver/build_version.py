@@ -187,9 +187,8 @@ class VersionFile:
         """The canonical names of the known keys the file holds."""
         if self.layout is None:
             return frozenset()
-        return frozenset(
-            _FIELDS_BY_FOLDED_NAME[m.key.lower()].name for m in self.layout.members if m.key.lower() in _FIELDS_BY_FOLDED_NAME
-        )
+        folded = (member.key.lower() for member in self.layout.members)
+        return frozenset(_FIELDS_BY_FOLDED_NAME[key].name for key in folded if key in _FIELDS_BY_FOLDED_NAME)
 
     def render(self, record: BuildVersion | None = None) -> bytes:
         """The file's bytes holding ``record``: only the values that differ are rewritten."""

@@ -117,7 +117,8 @@ def _check_target(change: FileChange, force: bool) -> int:
         mode = stat.S_IMODE(change.path.stat().st_mode)
     except FileNotFoundError:
         if change.old is not None:
-            raise WriteError(f"{change.path}: the file was removed while buildver was working; nothing was written") from None
+            message = "the file was removed while buildver was working; nothing was written"
+            raise WriteError(f"{change.path}: {message}") from None
         return 0o666 & ~_umask()
     except OSError as exc:
         raise WriteError(f"{change.path}: cannot read ({exc.strerror}); nothing was written") from exc

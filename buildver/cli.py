@@ -34,9 +34,18 @@ FileOption = Annotated[
     ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+
+
+def _parse_version(text: str) -> EngineVersion:
+    try:
+        return EngineVersion.parse(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
 VersionArgument = Annotated[
     EngineVersion,
-    typer.Argument(parser=EngineVersion.parse, metavar="VERSION", help="MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"),
+    typer.Argument(parser=_parse_version, metavar="VERSION", help="MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"),
 ]
 
 

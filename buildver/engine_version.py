@@ -52,6 +52,10 @@ _match_version = _VERSION_PATTERN.fullmatch
 _new = object.__new__
 
 
+def _newer(first_is_newer: bool) -> VersionComparison:
+    return VersionComparison.FIRST if first_is_newer else VersionComparison.SECOND
+
+
 def _invalid(text: str) -> InvalidVersionError:
     return InvalidVersionError(f"invalid engine version {text!r}: expected MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]")
 
@@ -163,7 +167,7 @@ class EngineVersion:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return self._key == other._key  # type: ignore[attr-defined]
+        return self._key == other._key
 
     def __hash__(self) -> int:
         return hash(self._key)
@@ -281,11 +285,14 @@ class EngineVersion:
         Otherwise ``(VersionComparison.NEITHER, None)``.
         """
         a, b = first._key, second._key
-        for component in (VersionComponent.MAJOR, VersionComponent.MINOR, VersionComponent.PATCH):
-            if a[component] != b[component]:
-                return (VersionComparison.FIRST if a[component] > b[component] else VersionComparison.SECOND), component
+        if a[0] != b[0]:
+            return _newer(a[0] > b[0]), VersionComponent.MAJOR
+        if a[1] != b[1]:
+            return _newer(a[1] > b[1]), VersionComponent.MINOR
+        if a[2] != b[2]:
+            return _newer(a[2] > b[2]), VersionComponent.PATCH
         if a[5] == b[5] and a[3] and b[3] and a[3] != b[3]:
-            return (VersionComparison.FIRST if a[3] > b[3] else VersionComparison.SECOND), VersionComponent.CHANGELIST
+            return _newer(a[3] > b[3]), VersionComponent.CHANGELIST
         return _NEITHER
 
     def is_compatible_with(self, other: EngineVersion) -> bool:
@@ -314,22 +321,22 @@ class EngineVersion:
     def __lt__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is VersionComparison.SECOND  # type: ignore[arg-type]
+        return EngineVersion.get_newest(self, other)[0] is VersionComparison.SECOND
 
     def __gt__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is VersionComparison.FIRST  # type: ignore[arg-type]
+        return EngineVersion.get_newest(self, other)[0] is VersionComparison.FIRST
 
     def __le__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.FIRST  # type: ignore[arg-type]
+        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.FIRST
 
     def __ge__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.SECOND  # type: ignore[arg-type]
+        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.SECOND
 
     def sort_key(self) -> tuple[int, int, int, bool, int, str]:
         """A total order for display: major, minor, patch, then Epic before licensee, changelist, branch."""

@@ -75,7 +75,11 @@ HISTORICAL_VALUES = [
         EngineVersion(5, 4, 4, 33043543, "++Studio+Main", True),
         EngineVersion(5, 4, 4, 33043543, "++Studio+Main", True),
     ),
-    ("lowercase-keys.version", EngineVersion(5, 1, 1, 23058290, "++UE5+Release-5.1"), EngineVersion(5, 1, 0, 23058290, "++UE5+Release-5.1")),
+    (
+        "lowercase-keys.version",
+        EngineVersion(5, 1, 1, 23058290, "++UE5+Release-5.1"),
+        EngineVersion(5, 1, 0, 23058290, "++UE5+Release-5.1"),
+    ),
 ]
 
 
@@ -169,7 +173,7 @@ def test_invalid_files_give_one_clear_error_naming_file_and_place(data: bytes, m
 def test_record_refuses_values_outside_unreal_ranges() -> None:
     with pytest.raises(InvalidVersionError, match="Changelist must be from 0 to 2147483647, not 2147483648"):
         BuildVersion(5, 0, 0, changelist=2**31)
-    with pytest.raises(InvalidVersionError, match="IsPromotedBuild must be a bool, not 1"):
+    with pytest.raises(InvalidVersionError, match=r"IsPromotedBuild must be a bool, not 1"):
         BuildVersion(5, 0, 0, is_promoted_build=1)  # type: ignore[arg-type]
 
 
@@ -222,7 +226,8 @@ def test_strings_are_escaped_as_unreal_json_writer_does_and_read_back(value: str
     assert parse_build_version(saved, FILE).record.branch_name == value
     assert json.loads(saved)["BranchName"] == value
     if "\x01" in value:
-        assert b"\\u0001" in saved and b"\\u007F" in saved
+        assert b"\\u0001" in saved
+        assert b"\\u007F" in saved
     if "ü" in value:
         assert "ünïcødé".encode() in saved
 
@@ -281,7 +286,7 @@ def test_find_build_version_stops_at_the_repository_root(tmp_path: Path) -> None
     (tmp_path / "Build" / "Build.version").write_text(MINIMAL % "")
     repository = tmp_path / "repo"
     (repository / ".git").mkdir(parents=True)
-    with pytest.raises(VersionFileError, match="no Build/Build.version or Engine/Build/Build.version"):
+    with pytest.raises(VersionFileError, match=r"no Build/Build\.version or Engine/Build/Build\.version"):
         find_build_version(repository)
 
 
