@@ -1,0 +1,113 @@
+"""Planned changes: unified diffs, all-or-nothing atomic writes, read-only targets, the folder lock."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from buildver.changes import TEMP_SUFFIX, FileChange, apply_changes, locked, remove_leftovers, write_atomic
+from buildver.errors import LockTimeoutError, WriteError
+
+
+def test_diff_is_a_unified_diff_that_marks_a_missing_final_newline(tmp_path: Path) -> None:
+    change = FileChange(tmp_path / "Build.version", b'{\n\t"Changelist": 0\n}', b'{\n\t"Changelist": 7\n}')
+    diff = change.diff()
+    assert f"--- a/{tmp_path / 'Build.version'}" in diff
+    assert '-\t"Changelist": 0\n+\t"Changelist": 7\n' in diff
+    assert diff.endswith(" }\n\\ No newline at end of file\n")
+
+
+def test_unchanged_change_has_no_diff_and_writes_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "a.txt"
+    target.write_bytes(b"same")
+    before = target.stat().st_mtime_ns
+    assert apply_changes([FileChange(target, b"same", b"same")]) == []
+    assert FileChange(target, b"same", b"same").diff() == ""
+    assert target.stat().st_mtime_ns == before
+
+
+def test_apply_writes_every_file_keeping_permissions_and_leaves_no_temporaries(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "sub" / "b.h"
+    second.parent.mkdir()
+    first.write_bytes(b"old a")
+    first.chmod(0o640)
+    written = apply_changes([FileChange(first, b"old a", b"new a"), FileChange(second, None, b"new b")])
+    assert written == [first, second]
+    assert (first.read_bytes(), second.read_bytes()) == (b"new a", b"new b")
+    assert stat.S_IMODE(first.stat().st_mode) == 0o640
+    assert not list(tmp_path.rglob(f"*{TEMP_SUFFIX}"))
+
+
+def test_a_failure_before_renaming_changes_no_file(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "missing-folder" / "b.txt"
+    first.write_bytes(b"old a")
+    with pytest.raises(WriteError, match="no file was changed"):
+        apply_changes([FileChange(first, b"old a", b"new a"), FileChange(second, None, b"b")])
+    assert first.read_bytes() == b"old a"
+    assert not list(tmp_path.rglob(f"*{TEMP_SUFFIX}"))
+
+
+def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path: Path) -> None:
+    target = tmp_path / "a.txt"
+    target.write_bytes(b"someone else's edit")
+    with pytest.raises(WriteError, match="the file changed while buildver was working"):
+        apply_changes([FileChange(target, b"what we read", b"ours")])
+    assert target.read_bytes() == b"someone else's edit"
+
+
+def test_read_only_target_is_refused_unless_forced(tmp_path: Path) -> None:
+    target = tmp_path / "Build.version"
+    target.write_bytes(b"old")
+    target.chmod(0o444)
+    with pytest.raises(WriteError, match="the file is read-only; pass --force"):
+        write_atomic(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert write_atomic(target, b"new", force=True)
+    assert target.read_bytes() == b"new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+
+
+def test_a_symlink_planted_at_a_temporary_name_is_never_followed(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_bytes(b"precious")
+    target = tmp_path / "Build.version"
+    target.write_bytes(b"old")
+    # Whatever names an attacker guesses, buildver's temporary names are random and opened with O_EXCL.
+    for guess in (f".Build.version{TEMP_SUFFIX}", f".Build.version.tmp{TEMP_SUFFIX}", "Build.version.tmp"):
+        (tmp_path / guess).symlink_to(victim)
+    write_atomic(target, b"new")
+    assert victim.read_bytes() == b"precious"
+    assert target.read_bytes() == b"new"
+
+
+def test_remove_leftovers_deletes_only_buildver_temporaries(tmp_path: Path) -> None:
+    (tmp_path / f".Build.version.abc{TEMP_SUFFIX}").write_bytes(b"x")
+    (tmp_path / "Build.version").write_bytes(b"keep")
+    assert [p.name for p in remove_leftovers(tmp_path)] == [f".Build.version.abc{TEMP_SUFFIX}"]
+    assert [p.name for p in tmp_path.iterdir()] == ["Build.version"]
+
+
+def _hold_lock(folder: str, ready: multiprocessing.synchronize.Event, release: float) -> None:
+    with locked(Path(folder)):
+        ready.set()
+        time.sleep(release)
+
+
+def test_lock_makes_a_second_process_wait_then_time_out(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    ready = context.Event()
+    holder = context.Process(target=_hold_lock, args=(str(tmp_path), ready, 1.0))
+    holder.start()
+    try:
+        assert ready.wait(30)
+        with pytest.raises(LockTimeoutError, match="another buildver run held the lock"), locked(tmp_path, timeout=0.2):
+            pass
+    finally:
+        holder.join()
+    with locked(tmp_path, timeout=0.2):
+        assert os.listdir(tmp_path) == []
