@@ -53,3 +53,18 @@ class WriteError(BuildverError):
 
 class LockTimeoutError(WriteError):
     """Another buildver run held the lock on a version file for too long."""
+
+
+class PackageFormatError(BuildverError):
+    """A file that is not a readable Unreal package header; the message names the file, the byte offset and why.
+
+    ``not_a_package`` tells a file that is something else (a Zen/IoStore package, an encrypted or UE3 package,
+    a text file) from a package that is truncated, corrupt or unreadable.
+    """
+
+    def __init__(self, path: str, offset: int, reason: str, *, not_a_package: bool = False) -> None:
+        super().__init__(f"{path}: byte {offset}: {reason}")
+        self.path = path
+        self.offset = offset
+        self.reason = reason
+        self.not_a_package = not_a_package
