@@ -54,12 +54,20 @@ class FileChange:
             difflib.unified_diff(
                 old_lines,
                 new_lines,
-                fromfile="/dev/null" if self.old is None else f"a/{self.path}",
-                tofile=f"b/{self.path}",
+                fromfile="/dev/null" if self.old is None else _diff_name("a", self.path),
+                tofile=_diff_name("b", self.path),
             )
         )
         # Unreal writes Build.version without a final newline; say so the way git does.
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _diff_name(side: str, path: Path) -> str:
+    """``a/relative/path`` as git shows it, or the absolute path when it lies outside the current folder."""
+    try:
+        return f"{side}/{path.resolve().relative_to(Path.cwd().resolve()).as_posix()}"
+    except ValueError:
+        return str(path)
 
 
 def _text(data: bytes) -> str:

@@ -84,6 +84,178 @@ def compatible(first: VersionArgument, second: VersionArgument) -> None:
     raise typer.Exit(1)
 
 
+# Unreal's UpdateLocalVersion spelling (-CL=123 -SkipHeader ...), matched case-insensitively as UAT does.
+_UNREAL_PARAMETERS = {
+    "cl": "--cl",
+    "compatiblecl": "--compatible-cl",
+    "build": "--build",
+    "skipheader": "--skip-header",
+    "licensee": "--licensee",
+    "promoted": "--promoted",
+    "branch": "--branch",
+}
+_UNREAL_FLAGS = {"skipheader", "licensee"}
+
+
+def translate_unreal_arguments(argv: list[str]) -> list[str]:
+    """Turn ``update-local -CL=123 -Licensee -Promoted=1`` into buildver's ``--cl 123 --licensee --promoted 1``.
+
+    As in UAT, ``-Licensee=anything`` counts as ``-Licensee`` and ``-Promoted`` without a value means 1.
+    """
+    if "update-local" not in argv:
+        return argv
+    start = argv.index("update-local") + 1
+    translated = argv[:start]
+    for argument in argv[start:]:
+        name, equals, value = argument[1:].partition("=")
+        key = name.lower()
+        if not argument.startswith("-") or argument.startswith("--") or key not in _UNREAL_PARAMETERS:
+            translated.append(argument)
+        elif key in _UNREAL_FLAGS:
+            translated.append(_UNREAL_PARAMETERS[key])
+        elif key == "promoted" and not equals:
+            translated += ["--promoted", "1"]
+        elif equals:
+            translated += [_UNREAL_PARAMETERS[key], value]
+        else:
+            translated.append(_UNREAL_PARAMETERS[key])  # typer then says the option needs a value
+    return translated
+
+
+@app.command("update-local")
+def update_local(
+    file: FileOption = None,
+    cl: Annotated[
+        int | None,
+        typer.Option(
+            "--cl", min=0, max=2147483647, show_default=False,
+            help="The changelist; default: $uebp_CL, else the number of commits reachable from HEAD in git.",
+        ),
+    ] = None,
+    compatible_cl: Annotated[
+        int | None,
+        typer.Option(
+            "--compatible-cl", min=0, max=2147483647, show_default=False,
+            help="The changelist this build is API-compatible with; default: $uebp_CodeCL, else the file's value "
+            "(reset to 0 when the licensee flag changes).",
+        ),
+    ] = None,
+    build: Annotated[
+        str | None, typer.Option(help="The BuildVersion string (BUILD_VERSION); cleared when absent, as in Unreal.")
+    ] = None,
+    skip_header: Annotated[bool, typer.Option("--skip-header", help="Leave the C header alone.")] = False,
+    header: Annotated[
+        Path | None,
+        typer.Option(help="The header; default: configured, else Engine's Version.h, else BuildVersion.h beside "
+                     "the version file.", show_default=False),
+    ] = None,
+    licensee: Annotated[
+        bool | None,
+        typer.Option("--licensee/--no-licensee", help="Set IsLicenseeVersion to 1 or 0; default: keep.",
+                     show_default=False),
+    ] = None,
+    promoted: Annotated[int, typer.Option(help="IsPromotedBuild: any non-zero integer writes 1.")] = 1,
+    branch: Annotated[str | None, typer.Option(help="The branch name, as given (e.g. ++UE5+Main).")] = None,
+    depot_path: Annotated[
+        str | None,
+        typer.Option(help="A depot path to escape as Unreal does: //UE4/Release-4.19 -> ++UE4+Release-4.19."),
+    ] = None,
+    new_build_id: Annotated[
+        bool,
+        typer.Option("--new-build-id", help="Write a fresh BuildId (a lowercase GUID). Forcing a BuildId is "
+                     "discouraged by Epic: stale modules then load silently."),
+    ] = False,
+    build_id: Annotated[
+        str | None,
+        typer.Option(help="Force this BuildId. Discouraged by Epic's documentation: modules built with another "
+                     "build keep loading, which makes outdated plugin code easy to run."),
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the planned changes as a diff; write nothing.")]
+    = False,
+    json_output: JsonFlag = False,
+    force: Annotated[bool, typer.Option(help="Clear a read-only flag first, as Unreal's MakeFileWriteable.")] = False,
+) -> None:
+    """Stamp Build.version and its C header with a changelist and branch, as Unreal's UpdateLocalVersion does.
+
+    Unreal's spelling works too: -CL=123 -CompatibleCL=100 -Build=Nightly -SkipHeader -Licensee -Promoted=1
+    -Branch=++UE5+Main.
+    """
+    import os
+
+    from buildver.build_version import find_build_version, parse_build_version
+    from buildver.config import load_config
+    from buildver.report import version_file_fields
+    from buildver.update_local import UpdateRequest, append_github_output
+    from buildver.update_local import update_local as run_update
+
+    config = load_config()
+    version_path = file or config.version_file or find_build_version()
+    request = UpdateRequest(
+        changelist=cl, compatible_changelist=compatible_cl, build=build, licensee=licensee, promoted=promoted,
+        branch=branch, depot_path=depot_path, skip_header=skip_header, header=header, new_build_id=new_build_id,
+        build_id=build_id, force=force,
+    )
+    plan, written = run_update(version_path, request, config=config, dry_run=dry_run)
+    if json_output:
+        fields = version_file_fields(parse_build_version(plan.changes[0].new, version_path))
+        fields["FilesChanged"] = [str(change.path) for change in plan.changes if change.changed]
+        _print_json(fields)
+    elif dry_run:
+        sys.stdout.write("".join(change.diff() for change in plan.changes) or "nothing to change\n")
+    else:
+        for name, old, new in plan.changed_fields:
+            source = plan.sources.get(name)
+            shown = [repr(value) if isinstance(value, str) else str(int(value)) for value in (old, new)]
+            print(f"{version_path}: {name} {shown[0]} -> {shown[1]}" + (f" ({source})" if source else ""))
+        print("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
+    if not dry_run and os.environ.get("GITHUB_OUTPUT"):
+        append_github_output(Path(os.environ["GITHUB_OUTPUT"]), plan.record)
+
+
+@app.command("header")
+def header_command(
+    file: FileOption = None,
+    header: Annotated[Path | None, typer.Option(help="The header; default as for update-local.")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 with a diff when out of date.")]
+    = False,
+    force: Annotated[bool, typer.Option(help="Clear a read-only flag first.")] = False,
+) -> None:
+    """Regenerate (or patch) the C header from the current Build.version."""
+    from buildver.build_version import find_build_version, load_build_version
+    from buildver.changes import apply_changes
+    from buildver.config import load_config
+    from buildver.update_local import find_header, plan_header
+
+    config = load_config()
+    version_file = load_build_version(file or config.version_file or find_build_version())
+    record = version_file.record
+    change = plan_header(
+        find_header(version_file.path, header, config.header), record, record.build_version or None
+    )
+    if check:
+        if change.changed:
+            sys.stdout.write(change.diff())
+            print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
+            raise typer.Exit(1)
+        print(f"{change.path}: up to date")
+        return
+    written = apply_changes([change], force=force)
+    print(f"wrote {change.path}" if written else f"{change.path}: up to date")
+
+
+@app.command()
+def init(
+    file: FileOption = None,
+) -> None:
+    """Write a commented [tool.buildver] section into pyproject.toml (or a buildver.toml when there is none)."""
+    from buildver.build_version import find_build_version
+    from buildver.config import init_config
+
+    version_path = file or find_build_version()
+    path = init_config(Path.cwd(), version_path)
+    print(f"wrote the [tool.buildver] section to {path}")
+
+
 def _print_json(document: object) -> None:
     import json
 
@@ -93,7 +265,8 @@ def _print_json(document: object) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code."""
     try:
-        result = app(args=argv, prog_name="buildver", standalone_mode=False)
+        arguments = translate_unreal_arguments(sys.argv[1:] if argv is None else argv)
+        result = app(args=arguments, prog_name="buildver", standalone_mode=False)
     except BuildverError as exc:
         print(f"buildver: error: {exc}", file=sys.stderr)
         return exc.exit_code

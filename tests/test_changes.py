@@ -17,7 +17,7 @@ from buildver.errors import LockTimeoutError, WriteError
 def test_diff_is_a_unified_diff_that_marks_a_missing_final_newline(tmp_path: Path) -> None:
     change = FileChange(tmp_path / "Build.version", b'{\n\t"Changelist": 0\n}', b'{\n\t"Changelist": 7\n}')
     diff = change.diff()
-    assert f"--- a/{tmp_path / 'Build.version'}" in diff
+    assert f"--- {tmp_path / 'Build.version'}\n+++ {tmp_path / 'Build.version'}" in diff
     assert '-\t"Changelist": 0\n+\t"Changelist": 7\n' in diff
     assert diff.endswith(" }\n\\ No newline at end of file\n")
 

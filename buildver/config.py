@@ -1,0 +1,198 @@
+"""``[tool.buildver]`` in ``pyproject.toml``, or a ``buildver.toml``: where the version file and header are.
+
+Reading uses the standard library's ``tomllib`` (fast, and enough to read); ``buildver init`` writes with
+tomlkit, imported only there, so that the rest of the file keeps its exact layout.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from buildver.errors import ConfigError
+
+__all__ = ["CONFIG_FILES", "Config", "find_config", "init_config", "load_config", "render_init_section"]
+
+CONFIG_FILES = ("buildver.toml", "pyproject.toml")
+
+_KEYS = {
+    "version-file": "the Build.version to use",
+    "header": "the C header that update-local regenerates or patches",
+    "repository-name": "the repository name in git branches (//<name>/<branch>)",
+    "guard": "the pre-commit guard's settings",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """buildver's settings; paths are absolute, resolved against the configuration file's folder."""
+
+    source: Path | None = None
+    version_file: Path | None = None
+    header: Path | None = None
+    repository_name: str | None = None
+    guard: Mapping[str, Any] = field(default_factory=dict)
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest ``buildver.toml``, or ``pyproject.toml`` with a ``[tool.buildver]`` table, up to the repo root."""
+    for folder in (start, *start.parents):
+        if (folder / "buildver.toml").is_file():
+            return folder / "buildver.toml"
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _has_buildver_table(pyproject):
+            return pyproject
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
+def _has_buildver_table(pyproject: Path) -> bool:
+    try:
+        data = pyproject.read_bytes()
+    except OSError:
+        return False
+    # A cheap test first: most pyproject.toml files have no buildver table and need not be parsed.
+    return b"buildver" in data and "buildver" in _parse(pyproject, data).get("tool", {})
+
+
+def _parse(path: Path, data: bytes) -> dict[str, Any]:
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: byte {exc.start}: the file is not UTF-8") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
+
+
+def load_config(start: Path | None = None) -> Config:
+    """The settings found from ``start`` (default: the current folder), or defaults when there are none."""
+    path = find_config((start or Path.cwd()).resolve())
+    if path is None:
+        return Config()
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+    document = _parse(path, data)
+    table = document if path.name == "buildver.toml" else document.get("tool", {}).get("buildver", {})
+    if path.name == "buildver.toml" and "tool" in table and "buildver" in table["tool"]:
+        table = table["tool"]["buildver"]
+    where = "" if path.name == "buildver.toml" else "[tool.buildver] "
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {where}must be a table")
+    for key in table:
+        if key not in _KEYS:
+            known = ", ".join(sorted(_KEYS))
+            raise ConfigError(f"{path}: {where}unknown setting {key!r} (known: {known})")
+    guard = table.get("guard", {})
+    if not isinstance(guard, dict):
+        raise ConfigError(f"{path}: {where}guard must be a table, not {guard!r}")
+    return Config(
+        source=path,
+        version_file=_path_setting(path, table, "version-file", where),
+        header=_path_setting(path, table, "header", where),
+        repository_name=_string_setting(path, table, "repository-name", where),
+        guard=guard,
+    )
+
+
+def _string_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> str | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{path}: {where}{key} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _path_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> Path | None:
+    value = _string_setting(path, table, key, where)
+    if value is None:
+        return None
+    root = path.parent.resolve()
+    resolved = (root / value).resolve()
+    # A configuration file travels with the repository; it must not make buildver write elsewhere.
+    if not resolved.is_relative_to(root):
+        raise ConfigError(
+            f"{path}: {where}{key} {value!r} points outside the repository ({root}); "
+            "give such a path on the command line instead"
+        )
+    return resolved
+
+
+def render_init_section(version_file: str, header: str | None) -> str:
+    """A commented ``[tool.buildver]`` section, written with tomlkit."""
+    import tomlkit
+
+    table = tomlkit.table()
+    table.add(tomlkit.comment("buildver settings; see the README's Configuration section."))
+    table.add(tomlkit.comment("Flags beat environment variables, which beat these settings."))
+    table.add(tomlkit.comment("Paths are relative to this file and must stay inside the repository."))
+    table.add("version-file", version_file)
+    if header is None:
+        table.add(tomlkit.comment('header = "Source/MyGame/BuildVersion.h"  # default: Version.h or BuildVersion.h'))
+    else:
+        table.add("header", header)
+    table.add(tomlkit.comment('repository-name = "MyGame"  # default: the origin remote\'s name, else the folder'))
+    document = tomlkit.document()
+    tool = tomlkit.table(is_super_table=True)
+    tool.add("buildver", table)
+    document.add("tool", tool)
+    text = tomlkit.dumps(document)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def init_config(folder: Path, version_path: Path) -> Path:
+    """Append a commented ``[tool.buildver]`` section to ``folder``'s pyproject.toml, else create buildver.toml.
+
+    The rest of pyproject.toml is kept byte for byte: the section is appended, and the result is checked to
+    parse before it is written (atomically).
+    """
+    import tomlkit
+    import tomlkit.exceptions
+
+    from buildver.changes import FileChange, apply_changes
+
+    pyproject = folder / "pyproject.toml"
+    target = pyproject if pyproject.is_file() else folder / "buildver.toml"
+    try:
+        old: bytes | None = target.read_bytes()
+    except FileNotFoundError:
+        old = None
+    except OSError as exc:
+        raise ConfigError(f"{target}: cannot read ({exc.strerror})") from exc
+    text = "" if old is None else old.decode("utf-8", errors="strict") if _is_utf8(old) else None
+    if text is None:
+        raise ConfigError(f"{target}: the file is not UTF-8")
+    try:
+        existing = tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        raise ConfigError(f"{target}: {exc}") from exc
+    if target.name == "pyproject.toml" and "buildver" in existing.get("tool", {}):
+        raise ConfigError(f"{target}: [tool.buildver] is already there; edit it instead")
+    if target.name == "buildver.toml" and old is not None:
+        raise ConfigError(f"{target}: already exists; edit it instead")
+    try:
+        relative = version_path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        raise ConfigError(
+            f"{version_path}: is outside {folder}; run buildver init from the repository root"
+        ) from None
+    section = render_init_section(relative, None)
+    separator = "" if not text or text.endswith("\n\n") else "\n" if text.endswith("\n") else "\n\n"
+    new_text = text + separator + section
+    tomlkit.parse(new_text)  # the result must stay valid TOML
+    apply_changes([FileChange(target, old, new_text.encode("utf-8"))])
+    return target
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

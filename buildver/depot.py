@@ -1,0 +1,190 @@
+"""Where update-local's changelist and branch come from: flags, Unreal's environment variables, CI, git.
+
+Unreal's rules (``../shared/reference/ue-build-versioning.md`` section 2.2): the changelist is ``-CL`` or
+``uebp_CL``; the branch is ``-Branch`` or ``EscapePath(uebp_BuildRoot_P4)`` (before 4.18,
+``uebp_BuildRoot_Escaped``). buildver adds git as a last source, for studios without Perforce.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+from pathlib import Path
+
+from buildver.engine_version import MAX_CHANGELIST
+from buildver.errors import SourceError
+from buildver.vcs import RepositoryState, read_repository
+
+T = TypeVar("T")
+
+__all__ = [
+    "Sourced",
+    "ci_branch",
+    "escape_path",
+    "parse_changelist",
+    "resolve_branch",
+    "resolve_changelist",
+    "resolve_compatible_changelist",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Sourced(Generic[T]):
+    """A value and where it came from (for ``--dry-run`` and error messages)."""
+
+    value: T
+    source: str
+
+
+def escape_path(depot_path: str) -> str:
+    """Unreal's CommandUtils.EscapePath of a depot path, after P4Environment's trailing-slash trim.
+
+    >>> escape_path("//UE4/Release-4.19/")
+    '++UE4+Release-4.19'
+    """
+    trimmed = depot_path[:-1] if depot_path.endswith("/") else depot_path
+    return trimmed.replace(":", "").replace("/", "+").replace("\\", "+").replace(" ", "+")
+
+
+def parse_changelist(text: str, what: str) -> int:
+    """An integer changelist from 0 to 2^31-1 (bit 31 is Unreal's licensee flag); ``what`` names the source."""
+    stripped = text.strip()
+    if not (stripped.isascii() and stripped.isdigit()):
+        raise SourceError(f"{what}: {text!r} is not a changelist (an integer from 0 to {MAX_CHANGELIST})")
+    value = int(stripped)
+    if value > MAX_CHANGELIST:
+        raise SourceError(f"{what}: {value} is above {MAX_CHANGELIST} (bit 31 is Unreal's licensee flag)")
+    return value
+
+
+class Repository:
+    """The git repository around a folder, read once and only when a value is actually needed."""
+
+    def __init__(self, start: Path) -> None:
+        self._start = start
+
+    @functools.cached_property
+    def state(self) -> RepositoryState | None:
+        """The repository's state, or None outside a repository."""
+        return read_repository(self._start)
+
+
+def resolve_changelist(flag: int | None, environment: Mapping[str, str], repository: Repository) -> Sourced[int]:
+    """``--cl``, else ``uebp_CL``, else the number of commits reachable from HEAD in git."""
+    if flag is not None:
+        return Sourced(flag, "--cl")
+    if environment.get("uebp_CL", "").strip():
+        return Sourced(parse_changelist(environment["uebp_CL"], "environment variable uebp_CL"), "uebp_CL")
+    state = repository.state
+    if state is not None:
+        return Sourced(state.commit_count, f"git: commits reachable from HEAD in {state.root}")
+    raise SourceError(
+        "no changelist: pass --cl N (or -CL=N), set the environment variable uebp_CL, "
+        "or run inside a git repository"
+    )
+
+
+def resolve_compatible_changelist(flag: int | None, environment: Mapping[str, str]) -> Sourced[int] | None:
+    """``--compatible-cl``, else ``uebp_CodeCL`` (Unreal 5.8), else None: keep the file's value."""
+    if flag is not None:
+        return Sourced(flag, "--compatible-cl")
+    if environment.get("uebp_CodeCL", "").strip():
+        return Sourced(parse_changelist(environment["uebp_CodeCL"], "environment variable uebp_CodeCL"), "uebp_CodeCL")
+    return None
+
+
+def resolve_branch(
+    flag: str | None,
+    depot_path: str | None,
+    environment: Mapping[str, str],
+    repository: Repository,
+    repository_name: str | None,
+) -> Sourced[str]:
+    """``--branch`` as given; else the escaped depot path; else ``uebp_BuildRoot_Escaped``; else git."""
+    if flag:
+        return Sourced(flag, "--branch")
+    if depot_path:
+        return Sourced(escape_path(depot_path), "--depot-path")
+    if environment.get("uebp_BuildRoot_P4"):
+        return Sourced(escape_path(environment["uebp_BuildRoot_P4"]), "uebp_BuildRoot_P4")
+    if environment.get("uebp_BuildRoot_Escaped"):
+        return Sourced(environment["uebp_BuildRoot_Escaped"], "uebp_BuildRoot_Escaped")
+    state = repository.state
+    if state is None:
+        raise SourceError(
+            "no branch: pass --branch TEXT or --depot-path PATH, set uebp_BuildRoot_P4, or run inside a git repository"
+        )
+    name = repository_name or state.remote_name or state.root.name
+    branch, source = (state.branch, "git: checked-out branch") if state.branch else (None, "")
+    if branch is None:
+        found = ci_branch(environment)
+        if found is None:
+            raise SourceError(
+                f"{state.root}: HEAD is detached and no CI branch variable is set "
+                "(GITHUB_HEAD_REF/GITHUB_REF_NAME, CI_COMMIT_REF_NAME, BRANCH_NAME/GIT_BRANCH, "
+                "BUILD_SOURCEBRANCH, TeamCity's teamcity.build.branch); pass --branch TEXT"
+            )
+        branch, source = found
+    return Sourced(escape_path(f"//{name}/{branch}"), f"{source} in repository {name!r}")
+
+
+def _strip_prefix(value: str, prefixes: tuple[str, ...]) -> str:
+    for prefix in prefixes:
+        if value.startswith(prefix):
+            return value[len(prefix) :]
+    return value
+
+
+# Each CI's variables, in the order that names the branch being built (the pull request's source first).
+_CI_BRANCH_VARIABLES: tuple[tuple[str, str, tuple[str, ...], Callable[[Mapping[str, str]], bool]], ...] = (
+    ("GitHub Actions", "GITHUB_HEAD_REF", (), lambda env: env.get("GITHUB_ACTIONS") == "true"),
+    ("GitHub Actions", "GITHUB_REF_NAME", (), lambda env: env.get("GITHUB_ACTIONS") == "true"),
+    ("GitLab CI", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", (), lambda env: "GITLAB_CI" in env),
+    ("GitLab CI", "CI_COMMIT_REF_NAME", (), lambda env: "GITLAB_CI" in env),
+    ("Azure Pipelines", "SYSTEM_PULLREQUEST_SOURCEBRANCH", ("refs/heads/",), lambda env: "TF_BUILD" in env),
+    ("Azure Pipelines", "BUILD_SOURCEBRANCH", ("refs/heads/",), lambda env: "TF_BUILD" in env),
+    ("Jenkins", "CHANGE_BRANCH", (), lambda env: "JENKINS_URL" in env),
+    ("Jenkins", "BRANCH_NAME", (), lambda env: "JENKINS_URL" in env),
+    ("Jenkins", "GIT_BRANCH", ("origin/", "refs/heads/"), lambda env: "JENKINS_URL" in env),
+)
+
+
+def ci_branch(environment: Mapping[str, str]) -> tuple[str, str] | None:
+    """The branch a CI system says it is building, with the variable it came from, or None."""
+    for system, variable, prefixes, detected in _CI_BRANCH_VARIABLES:
+        value = environment.get(variable, "").strip()
+        if value and detected(environment):
+            return _strip_prefix(value, prefixes), f"{system}: {variable}"
+    if "TEAMCITY_VERSION" in environment:
+        branch = _teamcity_branch(environment)
+        if branch:
+            return _strip_prefix(branch, ("refs/heads/",)), "TeamCity: teamcity.build.branch"
+    return None
+
+
+def _teamcity_branch(environment: Mapping[str, str]) -> str | None:
+    """TeamCity keeps the branch in the build's configuration properties file, not in the environment."""
+    build_properties = environment.get("TEAMCITY_BUILD_PROPERTIES_FILE")
+    if not build_properties:
+        return None
+    configuration = _read_java_properties(Path(build_properties)).get("teamcity.configuration.properties.file")
+    if not configuration:
+        return None
+    return _read_java_properties(Path(configuration)).get("teamcity.build.branch")
+
+
+def _read_java_properties(path: Path) -> dict[str, str]:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    properties: dict[str, str] = {}
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith(("#", "!")) or "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        # Java properties escape ':', '=', '\\' and spaces with a backslash.
+        properties[key.strip()] = value.strip().replace("\\:", ":").replace("\\=", "=").replace("\\\\", "\\")
+    return properties
