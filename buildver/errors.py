@@ -68,3 +68,35 @@ class PackageFormatError(BuildverError):
         self.offset = offset
         self.reason = reason
         self.not_a_package = not_a_package
+
+
+class DataVersionError(BuildverError):
+    """A versioned data document (``buildver.serialization``) that cannot be loaded, saved or declared."""
+
+
+class DocumentError(DataVersionError):
+    """A document or version header that is malformed; the message names the document and the place."""
+
+
+class NewerDataError(DataVersionError):
+    """Data saved by newer code (header format, engine, licensee, custom or class version); nothing was loaded."""
+
+
+class OlderDataError(DataVersionError):
+    """Data older than the oldest version the code can still load."""
+
+
+class UnknownCustomVersionError(DataVersionError):
+    """A document that uses a custom version this code never registered, or one its validator rejects."""
+
+
+class UnknownTypeError(DataVersionError):
+    """An object whose ``$type`` is neither declared nor deprecated."""
+
+
+class ConverterError(DataVersionError):
+    """A version converter, field upgrade or serializer hook that failed; the message names the element's path."""
+
+
+class SchemaError(DataVersionError, ValueError):
+    """A wrong declaration: conflicting custom version, bad version enum, duplicate upgrade, undeclared use."""
