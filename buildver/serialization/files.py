@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import difflib
 import json
-import os
-import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from buildver.errors import DocumentError, WriteError
+from buildver.changes import FileChange, apply_changes, write_atomic
+from buildver.errors import DocumentError
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
 from buildver.serialization.header import DocumentVersions, inspect
 from buildver.serialization.schema import Schema
@@ -43,20 +39,25 @@ def _parse(text: str, source: str) -> Any:
         raise DocumentError(f"{source}: {exc}") from exc
 
 
-def _read_text(path: Path) -> str:
+def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_text(encoding="utf-8-sig")
+        return path.read_bytes()
     except FileNotFoundError:
         raise DocumentError(f"{path}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise DocumentError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
 
 
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DocumentError(f"{source}: not UTF-8 text (byte {exc.start})") from exc
+
+
 def read_document(path: Path) -> Any:
     """The JSON data of a file; duplicate member names and NaN are refused, since an upgrade would lose them."""
-    return _parse(_read_text(path), str(path))
+    return _parse(_decode(_read_bytes(path), str(path)), str(path))
 
 
 def dumps(document: Any) -> str:
@@ -99,83 +100,44 @@ def load_file(schema: Schema, path: Path, *, options: LoadOptions | None = None)
 
 def save_file(schema: Schema, path: Path, data: Any) -> None:
     """Save data as a document at the latest versions, atomically."""
-    _write_atomic(path, dumps(save(schema, data, source=str(path))).encode("utf-8"))
+    write_atomic(path, dumps(save(schema, data, source=str(path))).encode("utf-8"))
 
 
 @dataclass(frozen=True, slots=True)
 class UpgradePlan:
-    """A file loaded and saved again at the latest versions: the old and new text and what the load changed."""
+    """A file loaded and saved again at the latest versions: the planned file change and what the load changed."""
 
-    path: Path
-    old_text: str
-    new_text: str
+    change: FileChange
     result: LoadResult
+
+    @property
+    def path(self) -> Path:
+        """The document file."""
+        return self.change.path
 
     @property
     def changed(self) -> bool:
         """True when saving would change the file's data (not only its layout)."""
-        before: object = _parse(self.old_text, str(self.path))
-        after: object = _parse(self.new_text, str(self.path))
+        source = str(self.change.path)
+        before: object = _parse(_decode(self.change.old or b"", source), source)
+        after: object = _parse(_decode(self.change.new, source), source)
         return before != after
 
     def diff(self) -> str:
         """A unified diff from the file to the upgraded document."""
-        return "".join(
-            difflib.unified_diff(
-                self.old_text.splitlines(keepends=True),
-                self.new_text.splitlines(keepends=True),
-                f"a/{self.path.as_posix().lstrip('/')}",
-                f"b/{self.path.as_posix().lstrip('/')}",
-            )
-        )
+        return self.change.diff()
 
-    def apply(self) -> None:
-        """Write the upgraded document atomically."""
-        _write_atomic(self.path, self.new_text.encode("utf-8"))
+    def apply(self, *, force: bool = False) -> None:
+        """Write the upgraded document atomically; refused if the file changed since it was read."""
+        apply_changes([self.change], force=force)
 
 
 def plan_upgrade(schema: Schema, path: Path, *, options: LoadOptions | None = None) -> UpgradePlan:
     """Load a file with a schema and save it at the latest versions, in memory."""
-    old_text = _read_text(path)
+    old = _read_bytes(path)
     source = str(path)
-    result = load(schema, _parse(old_text, source), source=source, options=options)
+    result = load(schema, _parse(_decode(old, source), source), source=source, options=options)
     if result.data is None:
         raise DocumentError(f"{source}: the root object was dropped ({result.dropped[-1].reason}); nothing to save")
-    return UpgradePlan(path, old_text, dumps(save(schema, result.data, source=source)), result)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` by ``data`` all at once (a temporary file in the same folder, fsync, rename).
-
-    The file keeps its permission bits. To be replaced by the shared helper in ``buildver.changes``.
-    """
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~_umask()  # what open() would have given a new file; mkstemp makes it 0o600
-    except OSError as exc:
-        raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-    try:
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-        raise
-
-
-def _umask() -> int:
-    current = os.umask(0o022)
-    os.umask(current)
-    return current
+    new = dumps(save(schema, result.data, source=source)).encode("utf-8")
+    return UpgradePlan(FileChange(path, old, new), result)
