@@ -30,9 +30,7 @@ def startup() -> None:
 
 def throughput() -> None:
     generator = random.Random(2026)
-    texts = [
-        f"{generator.randint(4, 5)}.{generator.randint(0, 27)}.{generator.randint(0, 9)}" for _ in range(20_000)
-    ]
+    texts = [f"{generator.randint(4, 5)}.{generator.randint(0, 27)}.{generator.randint(0, 9)}" for _ in range(20_000)]
     full_texts = [f"{t}-{generator.randint(1, 50_000_000)}+++UE5+Release-5.{i % 8}" for i, t in enumerate(texts)]
     parse = EngineVersion.parse
     rates = interleaved_rates(

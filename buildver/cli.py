@@ -128,14 +128,20 @@ def update_local(
     cl: Annotated[
         int | None,
         typer.Option(
-            "--cl", min=0, max=2147483647, show_default=False,
+            "--cl",
+            min=0,
+            max=2147483647,
+            show_default=False,
             help="The changelist; default: $uebp_CL, else the number of commits reachable from HEAD in git.",
         ),
     ] = None,
     compatible_cl: Annotated[
         int | None,
         typer.Option(
-            "--compatible-cl", min=0, max=2147483647, show_default=False,
+            "--compatible-cl",
+            min=0,
+            max=2147483647,
+            show_default=False,
             help="The changelist this build is API-compatible with; default: $uebp_CodeCL, else the file's value "
             "(reset to 0 when the licensee flag changes).",
         ),
@@ -146,13 +152,17 @@ def update_local(
     skip_header: Annotated[bool, typer.Option("--skip-header", help="Leave the C header alone.")] = False,
     header: Annotated[
         Path | None,
-        typer.Option(help="The header; default: configured, else Engine's Version.h, else BuildVersion.h beside "
-                     "the version file.", show_default=False),
+        typer.Option(
+            help="The header; default: configured, else Engine's Version.h, else BuildVersion.h beside "
+            "the version file.",
+            show_default=False,
+        ),
     ] = None,
     licensee: Annotated[
         bool | None,
-        typer.Option("--licensee/--no-licensee", help="Set IsLicenseeVersion to 1 or 0; default: keep.",
-                     show_default=False),
+        typer.Option(
+            "--licensee/--no-licensee", help="Set IsLicenseeVersion to 1 or 0; default: keep.", show_default=False
+        ),
     ] = None,
     promoted: Annotated[int, typer.Option(help="IsPromotedBuild: any non-zero integer writes 1.")] = 1,
     branch: Annotated[str | None, typer.Option(help="The branch name, as given (e.g. ++UE5+Main).")] = None,
@@ -162,16 +172,22 @@ def update_local(
     ] = None,
     new_build_id: Annotated[
         bool,
-        typer.Option("--new-build-id", help="Write a fresh BuildId (a lowercase GUID). Forcing a BuildId is "
-                     "discouraged by Epic: stale modules then load silently."),
+        typer.Option(
+            "--new-build-id",
+            help="Write a fresh BuildId (a lowercase GUID). Forcing a BuildId is "
+            "discouraged by Epic: stale modules then load silently.",
+        ),
     ] = False,
     build_id: Annotated[
         str | None,
-        typer.Option(help="Force this BuildId. Discouraged by Epic's documentation: modules built with another "
-                     "build keep loading, which makes outdated plugin code easy to run."),
+        typer.Option(
+            help="Force this BuildId. Discouraged by Epic's documentation: modules built with another "
+            "build keep loading, which makes outdated plugin code easy to run."
+        ),
     ] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the planned changes as a diff; write nothing.")]
-    = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the planned changes as a diff; write nothing.")
+    ] = False,
     json_output: JsonFlag = False,
     force: Annotated[bool, typer.Option(help="Clear a read-only flag first, as Unreal's MakeFileWriteable.")] = False,
 ) -> None:
@@ -191,9 +207,18 @@ def update_local(
     config = load_config()
     version_path = file or config.version_file or find_build_version()
     request = UpdateRequest(
-        changelist=cl, compatible_changelist=compatible_cl, build=build, licensee=licensee, promoted=promoted,
-        branch=branch, depot_path=depot_path, skip_header=skip_header, header=header, new_build_id=new_build_id,
-        build_id=build_id, force=force,
+        changelist=cl,
+        compatible_changelist=compatible_cl,
+        build=build,
+        licensee=licensee,
+        promoted=promoted,
+        branch=branch,
+        depot_path=depot_path,
+        skip_header=skip_header,
+        header=header,
+        new_build_id=new_build_id,
+        build_id=build_id,
+        force=force,
     )
     plan, written = run_update(version_path, request, config=config, dry_run=dry_run)
     if json_output:
@@ -205,7 +230,7 @@ def update_local(
     else:
         for name, old, new in plan.changed_fields:
             source = plan.sources.get(name)
-            shown = [repr(value) if isinstance(value, str) else str(int(value)) for value in (old, new)]
+            shown = [repr(value) if isinstance(value, str) else str(int(value)) for value in (old, new)]  # type: ignore[call-overload]
             print(f"{version_path}: {name} {shown[0]} -> {shown[1]}" + (f" ({source})" if source else ""))
         print("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
     if not dry_run and os.environ.get("GITHUB_OUTPUT"):
@@ -216,8 +241,7 @@ def update_local(
 def header_command(
     file: FileOption = None,
     header: Annotated[Path | None, typer.Option(help="The header; default as for update-local.")] = None,
-    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 with a diff when out of date.")]
-    = False,
+    check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 with a diff when out of date.")] = False,
     force: Annotated[bool, typer.Option(help="Clear a read-only flag first.")] = False,
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
@@ -229,9 +253,7 @@ def header_command(
     config = load_config()
     version_file = load_build_version(file or config.version_file or find_build_version())
     record = version_file.record
-    change = plan_header(
-        find_header(version_file.path, header, config.header), record, record.build_version or None
-    )
+    change = plan_header(find_header(version_file.path, header, config.header), record, record.build_version or None)
     if check:
         if change.changed:
             sys.stdout.write(change.diff())

@@ -179,9 +179,7 @@ def init_config(folder: Path, version_path: Path) -> Path:
     try:
         relative = version_path.resolve().relative_to(folder.resolve()).as_posix()
     except ValueError:
-        raise ConfigError(
-            f"{version_path}: is outside {folder}; run buildver init from the repository root"
-        ) from None
+        raise ConfigError(f"{version_path}: is outside {folder}; run buildver init from the repository root") from None
     section = render_init_section(relative, None)
     separator = "" if not text or text.endswith("\n\n") else "\n" if text.endswith("\n") else "\n\n"
     new_text = text + separator + section

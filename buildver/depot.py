@@ -10,8 +10,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from buildver.engine_version import MAX_CHANGELIST
 from buildver.errors import SourceError
@@ -81,8 +81,7 @@ def resolve_changelist(flag: int | None, environment: Mapping[str, str], reposit
     if state is not None:
         return Sourced(state.commit_count, f"git: commits reachable from HEAD in {state.root}")
     raise SourceError(
-        "no changelist: pass --cl N (or -CL=N), set the environment variable uebp_CL, "
-        "or run inside a git repository"
+        "no changelist: pass --cl N (or -CL=N), set the environment variable uebp_CL, or run inside a git repository"
     )
 
 

@@ -148,9 +148,9 @@ class EngineVersion:
         return version
 
     @classmethod
-    def from_raw_changelist(cls, major: int, minor: int, patch: int, raw_changelist: int, branch: str = "") -> (
-        EngineVersion
-    ):
+    def from_raw_changelist(
+        cls, major: int, minor: int, patch: int, raw_changelist: int, branch: str = ""
+    ) -> EngineVersion:
         """Build from Unreal's stored 32-bit changelist, whose bit 31 is the licensee flag."""
         if type(raw_changelist) is not int or not 0 <= raw_changelist <= 0xFFFFFFFF:
             raise InvalidVersionError(f"raw changelist must be a 32-bit unsigned integer, not {raw_changelist!r}")
@@ -276,9 +276,7 @@ class EngineVersion:
     # -- Unreal's comparison rules ---------------------------------------------------------------------
 
     @staticmethod
-    def get_newest(
-        first: EngineVersion, second: EngineVersion
-    ) -> tuple[VersionComparison, VersionComponent | None]:
+    def get_newest(first: EngineVersion, second: EngineVersion) -> tuple[VersionComparison, VersionComponent | None]:
         """FEngineVersionBase::GetNewest: which version is newer, and the component that decided it.
 
         Major, then minor, then patch; changelists only when both are non-zero and from the same vendor.
@@ -314,8 +312,10 @@ class EngineVersion:
 
     def exact_match(self, other: EngineVersion) -> bool:
         """FEngineVersion::ExactMatch (UE5): every field equal, the branch compared case-insensitively."""
-        return self._key[:4] == other._key[:4] and self.licensee == other.licensee and (
-            self.branch.casefold() == other.branch.casefold()
+        return (
+            self._key[:4] == other._key[:4]
+            and self.licensee == other.licensee
+            and (self.branch.casefold() == other.branch.casefold())
         )
 
     def __lt__(self, other: object) -> bool:
