@@ -61,6 +61,12 @@ def read_repository(start: Path) -> RepositoryState | None:
 def _commit_count(repository: Any) -> int:
     if not repository.head.is_valid():
         return 0  # a repository without commits yet
+    if (Path(repository.git_dir) / "shallow").exists():
+        # CI checkouts are often shallow (actions/checkout fetches one commit): the count would be wrong.
+        raise SourceError(
+            f"{repository.working_tree_dir}: the clone is shallow, so its commit count is not a changelist; "
+            "fetch the whole history (actions/checkout: fetch-depth: 0) or pass --cl N"
+        )
     # rev-list --count walks the commit graph in C: about 0.1 s for 100,000 commits.
     return int(repository.git.rev_list("--count", "HEAD"))
 

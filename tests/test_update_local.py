@@ -623,3 +623,19 @@ def test_unknown_setting_is_an_error_naming_the_key(
     code, _, err = run(capsys, "update-local", "--cl", "1", "--branch", "B")
     assert code == 1
     assert "unknown setting 'headr'" in err
+
+
+def test_a_shallow_clone_is_refused_as_a_changelist_source(
+    git_repository: GitRepository, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    origin = git_repository("Origin", commits=5)
+    clone = tmp_path / "Clone"
+    git(tmp_path, "clone", "--quiet", "--depth", "1", f"file://{origin}", str(clone))
+    version = engine_tree(clone)
+    monkeypatch.chdir(clone)
+    before = version.read_bytes()
+    code, _, err = run(capsys, "update-local", "--skip-header")
+    assert code == 1
+    assert "the clone is shallow, so its commit count is not a changelist" in err
+    assert version.read_bytes() == before
+    assert run(capsys, "update-local", "--skip-header", "--cl", "5")[0] == 0

@@ -1,0 +1,115 @@
+"""Issue 3 benchmarks: ``buildver update-local`` start-to-finish, and deriving CL and branch from big git history.
+
+Run from the repository root after ``pip install -e ".[test]"``: ``python benchmarks/bench_update_local.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _timing import PYTHON_PASS, wall_times
+
+ROOT = Path(__file__).resolve().parents[1]
+VERSION = (ROOT / "tests" / "data" / "build_version" / "ue5.0.3.version").read_bytes()
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "b",
+    "GIT_AUTHOR_EMAIL": "b@example.com",
+    "GIT_COMMITTER_NAME": "b",
+    "GIT_COMMITTER_EMAIL": "b@example.com",
+}
+
+
+def make_history(root: Path, commits: int) -> None:
+    """A repository with ``commits`` commits on main, written in one go with git fast-import."""
+    subprocess.run(["git", "init", "--quiet", "--initial-branch=main", str(root)], check=True)
+    stream = []
+    for number in range(1, commits + 1):
+        message = f"change {number}"
+        stream.append(
+            f"commit refs/heads/main\nmark :{number}\ncommitter b <b@example.com> {1_700_000_000 + number} +0000\n"
+            f"data {len(message)}\n{message}\n"
+        )
+        if number > 1:
+            stream.append(f"from :{number - 1}\n")
+        stream.append("\n")
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input="".join(stream).encode(), check=True)
+    subprocess.run(["git", "checkout", "--quiet", "main"], cwd=root, check=True)
+
+
+def main() -> None:
+    executable = shutil.which("buildver") or "buildver"
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        (work / "Build").mkdir()
+        version = work / "Build" / "Build.version"
+        version.write_bytes(VERSION)
+        env = {**os.environ, **IDENTITY, "uebp_BuildRoot_P4": "//Game/Main"}
+        medians = wall_times(
+            {
+                "python -c pass": PYTHON_PASS,
+                "update-local --cl 123 --promoted 1": (
+                    executable,
+                    "update-local",
+                    "-f",
+                    str(version),
+                    "--cl",
+                    "123",
+                    "--promoted",
+                    "1",
+                ),
+            },
+            cwd=work,
+            env=env,
+        )
+        base = medians["python -c pass"]
+        print("update-local, branch from uebp_BuildRoot_P4 (Build.version and the generated header):")
+        for name, median in medians.items():
+            print(f"  {name:<40} {median * 1000:7.1f} ms   {median / base:5.2f}x python -c pass")
+
+        history = work / "history"
+        start = time.perf_counter()
+        make_history(history, 100_000)
+        print(f"made a repository with 100,000 commits in {time.perf_counter() - start:.1f} s")
+        (history / "Build").mkdir()
+        (history / "Build" / "Build.version").write_bytes(VERSION)
+        clean = {k: v for k, v in os.environ.items() if not k.startswith(("uebp_", "GITHUB_"))}
+        git_medians = wall_times(
+            {
+                "python -c pass": PYTHON_PASS,
+                "update-local (CL and branch from git)": (executable, "update-local", "--dry-run"),
+                "git rev-list --count HEAD": ("git", "rev-list", "--count", "HEAD"),
+                "python -c 'import git'": (sys.executable, "-c", "import git"),
+            },
+            runs=11,
+            cwd=history,
+            env=clean,
+        )
+        print("deriving changelist and branch from a git repository with 100,000 commits:")
+        for name, median in git_medians.items():
+            print(
+                f"  {name:<40} {median * 1000:7.1f} ms   {median / git_medians['python -c pass']:5.2f}x python -c pass"
+            )
+        derived = subprocess.run(
+            [executable, "update-local", "--json", "--skip-header"],
+            cwd=history,
+            env=clean,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        print(
+            "  derived:",
+            derived.stdout.split('"Changelist": ')[1].split(",")[0],
+            "commits,",
+            derived.stdout.split('"BranchName": ')[1].split(",")[0],
+        )
+
+
+if __name__ == "__main__":
+    main()
