@@ -6,27 +6,57 @@ functions here, and only when a command actually needs a value from the reposito
 
 from __future__ import annotations
 
+import functools
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from buildver.errors import SourceError
 
 __all__ = ["RepositoryState", "find_repository_root", "read_repository"]
 
+T = TypeVar("T")
 
-@dataclass(frozen=True, slots=True)
+
 class RepositoryState:
-    """What update-local needs from a git repository."""
+    """A git repository, read lazily: each value runs git only when it is first asked for."""
 
-    root: Path
-    commit_count: int
-    """The number of commits reachable from HEAD: buildver's changelist for git."""
-    branch: str | None
-    """The checked-out branch, or None for a detached HEAD."""
-    remote_name: str | None
-    """The repository's name from its ``origin`` URL (``git@host:studio/Game.git`` → ``Game``), if any."""
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @functools.cached_property
+    def _repository(self) -> Any:
+        os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
+        import git
+
+        return self._read(lambda: git.Repo(self.root))
+
+    def _read(self, reader: Callable[[], T]) -> T:
+        import git
+
+        try:
+            return reader()
+        except (git.GitError, ValueError, OSError) as exc:
+            text = str(exc).strip()
+            message = text.splitlines()[-1] if text else type(exc).__name__
+            raise SourceError(f"{self.root}: cannot read the git repository ({message})") from exc
+
+    @functools.cached_property
+    def commit_count(self) -> int:
+        """The number of commits reachable from HEAD: buildver's changelist for git."""
+        return self._read(lambda: _commit_count(self._repository))
+
+    @functools.cached_property
+    def branch(self) -> str | None:
+        """The checked-out branch, or None for a detached HEAD."""
+        repository = self._repository
+        return self._read(lambda: None if repository.head.is_detached else repository.active_branch.name)
+
+    @functools.cached_property
+    def remote_name(self) -> str | None:
+        """The repository's name from its ``origin`` URL (``git@host:studio/Game.git`` → ``Game``), if any."""
+        return self._read(lambda: _remote_name(self._repository))
 
 
 def find_repository_root(start: Path) -> Path | None:
@@ -38,24 +68,9 @@ def find_repository_root(start: Path) -> Path | None:
 
 
 def read_repository(start: Path) -> RepositoryState | None:
-    """The state of the git repository holding ``start``, or None outside a repository."""
+    """The git repository holding ``start`` (nothing is read yet), or None outside a repository."""
     root = find_repository_root(start.resolve())
-    if root is None:
-        return None
-    os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
-    try:
-        import git
-    except ImportError as exc:  # pragma: no cover - git itself missing from the machine
-        raise SourceError(f"{root}: cannot read the git repository: {exc}") from exc
-    try:
-        repository = git.Repo(root)
-        commit_count = _commit_count(repository)
-        branch = None if repository.head.is_detached else repository.active_branch.name
-        remote_name = _remote_name(repository)
-    except (git.GitError, ValueError, OSError) as exc:
-        message = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
-        raise SourceError(f"{root}: cannot read the git repository ({message})") from exc
-    return RepositoryState(root, commit_count, branch, remote_name)
+    return None if root is None else RepositoryState(root)
 
 
 def _commit_count(repository: Any) -> int:
