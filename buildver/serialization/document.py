@@ -114,6 +114,7 @@ class _Drop:
 
 
 _DROP = _Drop()
+_PLAIN = frozenset({str, int, bool, type(None)})  # JSON values that need no check and no copy
 _MAX_REPLACEMENTS = 16
 
 
@@ -152,6 +153,9 @@ class _Loader:
         if kind is list or kind is tuple:
             items = []
             for index, item in enumerate(value):
+                if type(item) in _PLAIN:
+                    items.append(item)  # the common case, without building a path
+                    continue
                 loaded = self.value(item, f"{path}[{index}]")
                 if loaded is not _DROP:
                     items.append(loaded)  # dropped items leave no hole
@@ -167,6 +171,9 @@ class _Loader:
         for key, item in value.items():
             if type(key) is not str:
                 raise DocumentError(f"{self.source}: {path}: member name {key!r} is not a string")
+            if type(item) in _PLAIN:
+                members[key] = item
+                continue
             loaded = self.value(item, f"{path}.{key}")
             if loaded is not _DROP:
                 members[key] = loaded

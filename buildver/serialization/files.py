@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,14 @@ def _dump(value: Any, level: int) -> str:
 
 
 def _scalar(value: Any) -> str:
+    # json.dumps builds an encoder per call; the common scalars are written directly, the way json writes them.
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
