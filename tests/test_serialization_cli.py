@@ -241,3 +241,17 @@ def test_a_document_changed_between_reading_and_writing_is_not_overwritten(rock:
     with pytest.raises(WriteError, match="the file changed while buildver was working"):
         plan.apply()
     assert rock.read_text(encoding="utf-8") == "{}"
+
+
+def test_an_unknown_unversioned_mode_is_a_usage_error(rock: Path) -> None:
+    result = run("upgrade", "--schema", EXAMPLE_SCHEMA, "--unversioned", "newest", str(rock))
+    assert result.exit_code == 2
+    assert "'newest' is not error, oldest or latest" in result.stderr
+
+
+def test_a_document_whose_root_is_dropped_is_not_saved(tmp_path: Path) -> None:
+    path = write(tmp_path / "note.json", {"$buildver": {"format": 2, "engine": 1, "licensee": 0, "custom": {}},
+                                          "root": {"$type": "EditorNote"}})  # fmt: skip
+    with pytest.raises(DocumentError) as caught:
+        plan_upgrade(import_schema(EXAMPLE_SCHEMA), path)
+    assert str(caught.value) == f"{path}: the root object was dropped (deprecated); nothing to save"

@@ -480,7 +480,7 @@ SAVE_ERRORS: list[tuple[Any, type[Exception], str]] = [
     (
         {"$type": "Keep", "$version": 1},
         DocumentError,
-        "a.json: root: 'Keep' is marked version 1 but the class is version 0; load old data before saving it",
+        "a.json: root: 'Keep' is marked version 1 but the class is version 0; save only data loaded with this schema",
     ),
     ({"x": {1: 2}}, DocumentError, "a.json: root.x: member name 1 is not a string"),
     ({"x": [float("nan")]}, DocumentError, "a.json: root.x[0]: nan is not JSON data"),
@@ -622,3 +622,44 @@ json_values = st.recursive(
 def test_any_untyped_json_data_survives_save_and_load(data: Any) -> None:
     schema = Schema(engine=1)
     assert load(schema, save(schema, data)).data == data
+
+
+def test_serializer_hook_failures_name_the_element_on_load_and_save() -> None:
+    def broken(ar: Archive, node: DataNode) -> None:
+        raise RuntimeError("no colour")
+
+    schema = Schema()
+    schema.class_("C", serializer=broken)
+    with pytest.raises(ConverterError) as loading:
+        load(schema, doc([{"$type": "C"}]), source="a.json")
+    assert str(loading.value) == "a.json: root[0] ('C'): serializer failed: RuntimeError: no colour"
+    assert load(schema, doc([{"$type": "C"}]), options=DROP).data == []
+    with pytest.raises(ConverterError) as saving:
+        save(schema, [{"$type": "C"}], source="a.json")
+    assert str(saving.value) == "a.json: root[0] ('C'): serializer failed: RuntimeError: no colour"
+
+
+def test_serializer_hooks_cannot_change_the_type() -> None:
+    def retype(ar: Archive, node: DataNode) -> None:
+        node.value = {"$type": "D"}
+
+    schema = Schema()
+    schema.class_("C", serializer=retype)
+    with pytest.raises(ConverterError, match="serializer hooks cannot change the type"):
+        load(schema, doc({"$type": "C"}))
+    with pytest.raises(ConverterError, match="serializer hooks cannot change the type"):
+        save(schema, {"$type": "C"})
+
+
+def test_a_deprecation_converter_may_only_convert_to_a_type_name() -> None:
+    schema = Schema()
+    schema.deprecate("Old", lambda node: node.convert(""))
+    with pytest.raises(ConverterError, match="type '' is not a non-empty string"):
+        load(schema, doc({"$type": "Old"}))
+
+
+def test_a_deprecation_converter_that_keeps_the_type_drops_the_element() -> None:
+    schema = Schema()
+    schema.deprecate("Old", lambda node: node.set("seen", True))
+    result = load(schema, doc([{"$type": "Old"}]))
+    assert (result.data, result.dropped) == ([], (Dropped("root[0]", "Old", "deprecated"),))

@@ -441,3 +441,44 @@ def test_large_version_numbers_load() -> None:
     schema = Schema(engine=100_000, custom_versions=[CustomVersion(PHYSICS_GUID, 70_000, "Physics")])
     result = load(schema, document(engine=99_999, licensee=0, custom={PHYSICS_GUID: 300}, root=[]))
     assert result.versions.custom_version(PHYSICS_GUID) == 300
+
+
+# (stored versions, the schema's differences as text)
+DIFFERENCE_CASES: list[tuple[DocumentVersions, list[str]]] = [
+    (DocumentVersions(2, 2, 1, (StoredCustomVersion(INVENTORY_GUID, 2),)), []),
+    (DocumentVersions(2, 0, 0), ["engine 0 is older than the oldest loadable 1", "licensee 0 is older than 1"]),
+    (
+        DocumentVersions(2, 2, 1, (StoredCustomVersion(INVENTORY_GUID, 1), StoredCustomVersion(PHYSICS_GUID, 9))),
+        [
+            f"custom version 'Inventory' ({INVENTORY_GUID}) 1 is older than 2",
+            f"custom version 'Physics' ({PHYSICS_GUID}) 9 is newer than 5",
+        ],
+    ),
+    (
+        DocumentVersions(1, 2, 1, (StoredCustomVersion("00000000-0000-0000-0000-000000000007", 1, "Gone"),)),
+        ["custom version 'Gone' (00000000-0000-0000-0000-000000000007) 1 is not registered in this code"],
+    ),
+    (DocumentVersions(None, None, None, unversioned=True), []),
+]
+
+
+@pytest.mark.parametrize(("versions", "expected"), DIFFERENCE_CASES)
+def test_compare_versions_lists_every_difference_like_unreal_compare(
+    versions: DocumentVersions, expected: list[str]
+) -> None:
+    from buildver.serialization import compare_versions
+
+    assert [str(difference) for difference in compare_versions(make_schema(oldest_loadable_engine=1), versions)] == (
+        expected
+    )
+
+
+def test_a_validator_that_raises_rejects_the_version() -> None:
+    from buildver.serialization import compare_versions
+
+    def explode(version: int) -> bool:
+        raise RuntimeError(version)
+
+    schema = Schema(custom_versions=[CustomVersion(PHYSICS_GUID, 5, "Physics", validator=explode)])
+    stored = DocumentVersions(2, 0, 0, (StoredCustomVersion(PHYSICS_GUID, 5),))
+    assert [difference.kind for difference in compare_versions(schema, stored)] == ["invalid"]

@@ -446,7 +446,7 @@ class _Saver:
         if stored != decl.version:
             raise DocumentError(
                 f"{self.source}: {path}: {type_id!r} is marked version {stored!r} but the class is version "
-                f"{decl.version}; load old data before saving it"
+                f"{decl.version}; save only data loaded with this schema"
             )
         # $type and $version first, so that documents read well.
         members = {TYPE_KEY: type_id, VERSION_KEY: decl.version} | members
