@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import difflib
 import errno
+import hashlib
+import json
 import os
 import secrets
 import stat
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from buildver.errors import LockTimeoutError, WriteError
 
-__all__ = ["FileChange", "apply_changes", "locked", "write_atomic"]
+__all__ = ["FileChange", "apply_changes", "locked", "recover", "remove_leftovers", "transaction", "write_atomic"]
 
 TEMP_SUFFIX = ".buildver-tmp"
 """Temporary and backup files end with this, so that a later run can recognise and remove leftovers."""
@@ -74,37 +76,117 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def apply_changes(changes: Sequence[FileChange], *, force: bool = False) -> list[Path]:
+def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal: Path | None = None) -> list[Path]:
     """Write every changed file, or none of them; return the paths written.
 
     A target whose content is no longer ``old`` (someone changed it since it was read) or that is read-only
     (unless ``force``, which clears the read-only flag as Unreal's MakeFileWriteable does) is refused before
     anything is written. Raises WriteError; every file is then exactly as it was.
+
+    With several files and a ``journal`` path, the renames are recorded there first, so that a run killed
+    between two renames is finished by the next run's :func:`recover` (see :func:`transaction`).
     """
     pending = [change for change in changes if change.changed]
     modes = [_check_target(change, force) for change in pending]
     temps: list[Path] = []
     backups: list[Path | None] = []
     replaced: list[int] = []
+    committed = completed = False
     try:
         for change, mode in zip(pending, modes, strict=True):
             temps.append(_write_temp(change.path, change.new, mode))
         for change in pending:
             backups.append(_link_backup(change.path) if change.old is not None else None)
+        if journal is not None and len(pending) > 1:
+            _write_journal(journal, pending, temps)
+            committed = True  # from here on, a killed run is rolled forward by the next one
         for index, (change, temp) in enumerate(zip(pending, temps, strict=True)):
             os.replace(temp, change.path)
             replaced.append(index)
         for folder in {change.path.parent for change in pending}:
             _fsync_folder(folder)
+        if committed and journal is not None:
+            journal.unlink()
+            _fsync_folder(journal.parent)
+        completed = True
     except OSError as exc:
         _roll_back(pending, backups, replaced)
+        if committed and journal is not None:
+            with contextlib.suppress(FileNotFoundError):
+                journal.unlink()
+        completed = True  # rolled back: nothing is left for recovery
         failed = exc.filename or (pending[len(replaced)].path if pending else "")
         raise WriteError(f"{failed}: cannot write ({exc.strerror or exc}); no file was changed") from exc
     finally:
-        for leftover in [*temps, *(backup for backup in backups if backup is not None)]:
-            with contextlib.suppress(FileNotFoundError):
-                leftover.unlink()
+        # An interrupted commit (KeyboardInterrupt after the journal) keeps its temporaries for recovery.
+        if completed or not committed:
+            for leftover in [*temps, *(backup for backup in backups if backup is not None)]:
+                with contextlib.suppress(FileNotFoundError):
+                    leftover.unlink()
     return [change.path for change in pending]
+
+
+JOURNAL_NAME = ".buildver-journal"
+
+
+def _digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _write_journal(journal: Path, pending: Sequence[FileChange], temps: Sequence[Path]) -> None:
+    entries = [
+        {"target": str(change.path.absolute()), "temp": str(temp.absolute()), "old": _digest(change.old)}
+        for change, temp in zip(pending, temps, strict=True)
+    ]
+    # The journal itself is written atomically: it is either complete or absent.
+    temp = _write_temp(journal, json.dumps({"buildver-journal": 1, "entries": entries}).encode(), 0o644)
+    os.replace(temp, journal)
+    _fsync_folder(journal.parent)
+
+
+def recover(journal: Path) -> list[Path]:
+    """Finish the renames a killed run recorded in ``journal``, then remove its temporary files.
+
+    A target is only replaced while it still holds the content the killed run read; a file someone changed
+    since is left as it is. Returns the targets that were completed.
+    """
+    folders = {journal.parent}
+    completed: list[Path] = []
+    try:
+        document = json.loads(journal.read_bytes())
+    except FileNotFoundError:
+        document = None
+    except (OSError, ValueError) as exc:
+        raise WriteError(f"{journal}: unreadable recovery journal ({exc}); remove it after checking the files") from exc
+    if document is not None:
+        for entry in document.get("entries", []):
+            target, temp = Path(entry["target"]), Path(entry["temp"])
+            folders.add(target.parent)
+            if not temp.exists():
+                continue  # already renamed before the run was killed
+            try:
+                current: bytes | None = target.read_bytes()
+            except FileNotFoundError:
+                current = None
+            if _digest(current) == entry.get("old"):
+                os.replace(temp, target)
+                completed.append(target)
+        for folder in folders:
+            _fsync_folder(folder)
+        journal.unlink()
+        _fsync_folder(journal.parent)
+    for folder in folders:
+        remove_leftovers(folder)
+    return completed
+
+
+@contextlib.contextmanager
+def transaction(folder: Path, timeout: float = 30.0) -> Iterator[Path]:
+    """Lock ``folder``, finish what a killed run left there, and yield the journal path for apply_changes."""
+    with locked(folder, timeout):
+        journal = folder / JOURNAL_NAME
+        recover(journal)
+        yield journal
 
 
 def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:

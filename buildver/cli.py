@@ -24,6 +24,18 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+
+def _register_sub_apps() -> None:
+    # Sub-apps import only typer at module level; each loads its library inside its commands.
+    from buildver.cli_assets import assets_app
+    from buildver.cli_data import data_app
+
+    app.add_typer(assets_app, name="assets")
+    app.add_typer(data_app, name="data")
+
+
+_register_sub_apps()
+
 FileOption = Annotated[
     Path | None,
     typer.Option(
@@ -246,22 +258,26 @@ def header_command(
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
     from buildver.build_version import find_build_version, load_build_version
-    from buildver.changes import apply_changes
+    from buildver.changes import apply_changes, locked, transaction
     from buildver.config import load_config
     from buildver.update_local import find_header, plan_header
 
     config = load_config()
-    version_file = load_build_version(file or config.version_file or find_build_version())
-    record = version_file.record
-    change = plan_header(find_header(version_file.path, header, config.header), record, record.build_version or None)
-    if check:
-        if change.changed:
-            sys.stdout.write(change.diff())
-            print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
-            raise typer.Exit(1)
-        print(f"{change.path}: up to date")
-        return
-    written = apply_changes([change], force=force)
+    version_path = file or config.version_file or find_build_version()
+    # --check writes nothing, not even the completion of a killed run's changes: it only takes the lock.
+    with locked(version_path.parent) if check else transaction(version_path.parent) as journal:
+        version_file = load_build_version(version_path)
+        record = version_file.record
+        header_path = find_header(version_file.path, header, config.header)
+        change = plan_header(header_path, record, record.build_version or None)
+        if check:
+            if change.changed:
+                sys.stdout.write(change.diff())
+                print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
+                raise typer.Exit(1)
+            print(f"{change.path}: up to date")
+            return
+        written = apply_changes([change], force=force, journal=journal)
     print(f"wrote {change.path}" if written else f"{change.path}: up to date")
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version
-from buildver.changes import FileChange, apply_changes, locked, remove_leftovers
+from buildver.changes import FileChange, apply_changes, transaction
 from buildver.config import Config
 from buildver.depot import (
     Repository,
@@ -163,14 +163,12 @@ def update_local(
 ) -> tuple[UpdatePlan, list[Path]]:
     """Plan and (unless ``dry_run``) apply the update under the version folder's lock; return what was written."""
     environment = os.environ if environment is None else environment
-    with locked(version_path.parent):
+    with transaction(version_path.parent) as journal:
         version_file = load_build_version(version_path)
         plan = plan_update(version_file, request, config=config, environment=environment)
         if dry_run:
             return plan, []
-        for folder in {change.path.parent for change in plan.changes}:
-            remove_leftovers(folder)
-        return plan, apply_changes(plan.changes, force=request.force)
+        return plan, apply_changes(plan.changes, force=request.force, journal=journal)
 
 
 def github_output(record: BuildVersion) -> str:

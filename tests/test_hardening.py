@@ -1,0 +1,260 @@
+"""Faults: SIGKILL at every point of update-local, 16 concurrent runs, a full disk and a read-only folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from buildver.build_version import parse_build_version
+from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX, recover
+from buildver.cli import main
+
+DATA = Path(__file__).parent / "data"
+OLD_VERSION = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
+HARNESS = Path(__file__).parent / "crash_harness.py"
+ARGUMENTS = ["update-local", "-f", "Build/Build.version", "--cl", "123", "--branch", "++Game+Main", "--build", "CI-7"]
+TRIALS = 220
+
+
+def fresh_tree(folder: Path) -> Path:
+    (folder / "Build").mkdir(parents=True)
+    (folder / "Build" / "Build.version").write_bytes(OLD_VERSION)
+    return folder
+
+
+def state(folder: Path) -> tuple[bytes, bytes | None]:
+    header = folder / "Build" / "BuildVersion.h"
+    return (folder / "Build" / "Build.version").read_bytes(), header.read_bytes() if header.exists() else None
+
+
+def strays(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*") if p.name.endswith(TEMP_SUFFIX) or p.name == JOURNAL_NAME)
+
+
+def child_environment() -> dict[str, str]:
+    return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def test_sigkill_at_any_point_leaves_old_or_new_files_and_the_next_run_recovers(tmp_path: Path) -> None:
+    reference = fresh_tree(tmp_path / "reference")
+    subprocess.run([sys.executable, str(HARNESS), "0", *ARGUMENTS], cwd=reference, check=True, capture_output=True)
+    counted = subprocess.run(
+        [sys.executable, str(HARNESS), "0", *ARGUMENTS],
+        cwd=fresh_tree(tmp_path / "count"),
+        check=True,
+        capture_output=True,
+        text=True,
+        env=child_environment(),
+    )
+    steps = int(counted.stderr.strip().rsplit("steps=", 1)[1])
+    old, new = (OLD_VERSION, None), state(reference)
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "buildver", *ARGUMENTS],
+        cwd=fresh_tree(tmp_path / "time"),
+        check=True,
+        capture_output=True,
+        env=child_environment(),
+    )
+    runtime = time.perf_counter() - start
+    generator = random.Random(20261121)
+    # Every file-system step of the write, then random instants over the whole run (start-up included).
+    plans: list[tuple[str, float]] = [("step", float(k)) for k in range(1, steps + 1)]
+    plans += [("time", generator.uniform(0, runtime * 1.1)) for _ in range(TRIALS - len(plans))]
+
+    def trial(index: int, plan: tuple[str, float]) -> str:
+        folder = fresh_tree(tmp_path / f"trial-{index}")
+        kind, point = plan
+        if kind == "step":
+            subprocess.run(
+                [sys.executable, str(HARNESS), str(int(point)), *ARGUMENTS],
+                cwd=folder,
+                capture_output=True,
+                env=child_environment(),
+                check=False,
+            )
+        else:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "buildver", *ARGUMENTS],
+                cwd=folder,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=child_environment(),
+            )
+            time.sleep(point)
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+        version, header = state(folder)
+        assert version in (old[0], new[0]), f"trial {index}: Build.version is neither old nor new"
+        assert header in (old[1], new[1]), f"trial {index}: the header is neither absent nor new"
+        journal = folder / "Build" / JOURNAL_NAME
+        outcome = "old" if (version, header) == old else "new" if (version, header) == new else "mixed"
+        if outcome == "mixed":
+            # Killed between the two renames: the journal records the commit, and recovery finishes it.
+            assert journal.exists(), f"trial {index}: mixed files without a recovery journal"
+        recover(journal)
+        assert state(folder) in (old, new), f"trial {index}: files from different states after recovery"
+        assert strays(folder) == [], f"trial {index}: stray files {strays(folder)}"
+        os.chdir(folder)
+        assert main(ARGUMENTS) == 0, f"trial {index}: the next run failed"
+        assert state(folder) == new
+        assert strays(folder) == []
+        return outcome
+
+    cwd = Path.cwd()
+    try:
+        outcomes = Counter(trial(index, plan) for index, plan in enumerate(plans))
+    finally:
+        os.chdir(cwd)
+    assert sum(outcomes.values()) >= 200
+    assert outcomes["old"] > 0  # the kills really landed before and after the write
+    assert outcomes["new"] > 0
+    print(f"\ncrash trials: {dict(outcomes)} ({steps} write steps, run {runtime * 1000:.0f} ms)")
+
+
+def run_concurrently(folder: Path, changelists: list[int]) -> list[subprocess.CompletedProcess[str]]:
+    def one(changelist: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "buildver",
+                "update-local",
+                "-f",
+                "Build/Build.version",
+                "--cl",
+                str(changelist),
+                "--branch",
+                f"++Game+Run{changelist}",
+            ],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            check=False,
+            env=child_environment(),
+        )
+
+    with ThreadPoolExecutor(max_workers=len(changelists)) as pool:
+        return list(pool.map(one, changelists))
+
+
+def test_sixteen_concurrent_runs_take_turns_and_leave_one_run_result(tmp_path: Path) -> None:
+    folder = fresh_tree(tmp_path / "shared")
+    changelists = [1000 + n for n in range(16)]
+    results = run_concurrently(folder, changelists)
+    for result in results:
+        assert result.returncode in (0, 3), result.stderr
+        if result.returncode == 3:
+            assert result.stderr.startswith("buildver: error: ")
+            assert "lock" in result.stderr
+    version = parse_build_version((folder / "Build" / "Build.version").read_bytes(), folder / "Build.version")
+    final = version.record.changelist
+    assert final in changelists
+    assert version.record.branch_name == f"++Game+Run{final}"
+    alone = fresh_tree(tmp_path / "alone")
+    run_concurrently(alone, [final])
+    assert state(folder) == state(alone)  # byte for byte what that run alone writes, header included
+    assert strays(folder) == []
+
+
+@contextmanager
+def small_filesystem(mount_point: Path, size: str) -> Iterator[Path]:
+    """A size-limited tmpfs mounted for the test (needs root; skipped elsewhere)."""
+    mount_point.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount_point)], capture_output=True, check=False
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+def test_a_full_disk_is_a_clear_error_and_leaves_the_files_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with small_filesystem(tmp_path / "disk", "1m") as disk:
+        fresh_tree(disk)
+        assert main([*ARGUMENTS[:1], "-f", str(disk / "Build" / "Build.version"), *ARGUMENTS[3:]]) == 0
+        capsys.readouterr()
+        before = state(disk)
+        filler = disk / "filler"
+        try:
+            with filler.open("wb") as stream:
+                while True:
+                    stream.write(b"\0" * 4096)
+                    stream.flush()
+        except OSError as exc:
+            full = exc
+        assert "No space left on device" in str(full)
+        monkeypatch.chdir(disk)
+        code = main(["update-local", "-f", "Build/Build.version", "--cl", "999999", "--branch", "X" * 2000])
+        err = capsys.readouterr().err
+        assert code == 3
+        assert err.startswith("buildver: error: ")
+        assert "No space left on device" in err
+        assert err.count("\n") == 1
+        assert state(disk) == before
+        assert strays(disk) == []
+
+
+def test_a_read_only_folder_is_a_clear_error_and_leaves_the_files_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with small_filesystem(tmp_path / "ro", "1m") as disk:
+        fresh_tree(disk)
+        before = state(disk)
+        remounted = subprocess.run(["mount", "-o", "remount,ro", str(disk)], capture_output=True, check=False)
+        if remounted.returncode != 0:
+            pytest.skip("cannot remount read-only here")
+        code = main(["update-local", "-f", str(disk / "Build" / "Build.version"), "--cl", "5", "--branch", "X"])
+        err = capsys.readouterr().err
+        assert code == 3
+        assert err.startswith("buildver: error: ")
+        assert "Read-only file system" in err
+        assert state(disk) == before
+
+
+def test_recover_leaves_a_file_someone_changed_after_the_kill(tmp_path: Path) -> None:
+    folder = fresh_tree(tmp_path / "tree")
+    # Kill after the journal is committed and before the renames: the journal's step is the 5th file step.
+    steps_result = subprocess.run(
+        [sys.executable, str(HARNESS), "0", *ARGUMENTS],
+        cwd=fresh_tree(tmp_path / "c"),
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    steps = int(steps_result.stderr.rsplit("steps=", 1)[1])
+    for step in range(1, steps + 1):
+        shutil.rmtree(folder)
+        fresh_tree(folder)
+        subprocess.run(
+            [sys.executable, str(HARNESS), str(step), *ARGUMENTS], cwd=folder, capture_output=True, check=False
+        )
+        journal = folder / "Build" / JOURNAL_NAME
+        if journal.exists() and (folder / "Build" / "Build.version").read_bytes() == OLD_VERSION:
+            break
+    else:
+        pytest.fail("no kill point left a committed journal with the old Build.version")
+    edited = b'{"MajorVersion": 9, "MinorVersion": 9, "PatchVersion": 9}'
+    (folder / "Build" / "Build.version").write_bytes(edited)
+    recover(journal)
+    assert (folder / "Build" / "Build.version").read_bytes() == edited
+    assert strays(folder) == []
+    assert json.loads(edited)["MajorVersion"] == 9
