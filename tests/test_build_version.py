@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from buildver import EngineVersion
@@ -300,3 +300,38 @@ def test_load_errors_name_the_file(tmp_path: Path, setup: str, message: str) -> 
         target.mkdir()
     with pytest.raises(VersionFileError, match=message):
         load_build_version(target)
+
+
+VALID = (DATA / "ue4.25.4.version").read_bytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_random_bytes_raise_only_version_file_error(data: bytes) -> None:
+    try:
+        parse_build_version(data, FILE)
+    except VersionFileError as error:
+        assert str(error).startswith(f"{FILE}: ")
+        assert "\n" not in str(error)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_mutated_real_files_raise_only_version_file_error_and_round_trip_when_valid(data: st.DataObject) -> None:
+    mutated = bytearray(VALID)
+    for _ in range(data.draw(st.integers(1, 4))):
+        position = data.draw(st.integers(0, len(mutated) - 1))
+        action = data.draw(st.sampled_from(["replace", "delete", "insert"]))
+        byte = data.draw(st.integers(0, 255))
+        if action == "replace":
+            mutated[position] = byte
+        elif action == "delete":
+            del mutated[position]
+        else:
+            mutated.insert(position, byte)
+    try:
+        version_file = parse_build_version(bytes(mutated), FILE)
+    except VersionFileError as error:
+        assert "\n" not in str(error)
+    else:
+        assert version_file.render() == bytes(mutated)
