@@ -11,12 +11,14 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from buildver.changes import FileChange
 from buildver.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.errors import InvalidVersionError, VersionFileError
 from buildver.jsonlayout import JsonLayout, JsonLayoutError, Member, encode_string, parse_object, with_edits
+
+if TYPE_CHECKING:
+    from buildver.changes import FileChange
 
 __all__ = [
     "FIELDS",
@@ -200,6 +202,9 @@ class VersionFile:
 
     def change_to(self, record: BuildVersion) -> FileChange:
         """The planned change that saves ``record`` into this file."""
+        # Imported here: reading commands (show, compare) never write, and need not load the writing machinery.
+        from buildver.changes import FileChange
+
         return FileChange(self.path, self.data, self.render(record))
 
 
