@@ -1,0 +1,4 @@
+#pragma once
+#define BRANCH_NAME ""
+#define ENGINE_IS_LICENSEE_VERSION 0
+#define ENGINE_IS_PROMOTED_BUILD 0

@@ -1,0 +1,1 @@
+#define BRANCH_NAME "ÿ"

@@ -1,0 +1,91 @@
+"""The malformed-input corpus (tests/data/malformed/): one clear line, the documented exit code, nothing changed.
+
+Each file in the corpus is put where buildver reads that format, and the command that reads it is run. The
+expected exit code and a part of the one-line message are in ``cases.tsv``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from buildver.cli import main
+
+CORPUS = Path(__file__).parent / "data" / "malformed"
+VALID_VERSION = (Path(__file__).parent / "data" / "build_version" / "ue5.0.3.version").read_bytes()
+SCHEMA = Path(__file__).resolve().parents[1] / "examples" / "asset_schema.py"
+
+
+def load_cases() -> list[tuple[str, int, str]]:
+    rows = []
+    for line in (CORPUS / "cases.tsv").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            path, code, message = line.split("\t")
+            rows.append((path, int(code), message))
+    return rows
+
+
+CASES = load_cases()
+
+
+def test_the_corpus_holds_at_least_fifty_inputs_across_the_formats() -> None:
+    assert len(CASES) >= 50
+    assert {path.split("/")[0] for path, _, _ in CASES} >= {"build_version", "header", "config", "document"}
+    listed = {path for path, _, _ in CASES}
+    on_disk = {p.relative_to(CORPUS).as_posix() for p in CORPUS.rglob("*") if p.is_file() and p.name != "cases.tsv"}
+    assert listed == on_disk
+
+
+def commands_for(case: str, work: Path) -> list[list[str]]:
+    """Put the corpus file where buildver reads its format; return the commands that read it."""
+    kind, name = case.split("/", 1)
+    source = CORPUS / case
+    (work / "Build").mkdir()
+    version = work / "Build" / "Build.version"
+    if kind == "build_version":
+        shutil.copyfile(source, version)
+        return [["show", "-f", str(version)], ["update-local", "-f", str(version), "--cl", "1", "--branch", "X"]]
+    version.write_bytes(VALID_VERSION)
+    if kind == "header":
+        shutil.copyfile(source, work / "Version.h")
+        header = str(work / "Version.h")
+        return [["update-local", "-f", str(version), "--cl", "1", "--branch", "X", "--header", header]]
+    if kind == "config":
+        shutil.copyfile(source, work / name.split(".", 1)[1])
+        return [["update-local", "--cl", "1", "--branch", "X"], ["header"]]
+    if kind == "document":
+        shutil.copyfile(source, work / "document.json")
+        return [["data", "upgrade", "--schema", f"{SCHEMA}:SCHEMA", str(work / "document.json")]]
+    raise AssertionError(f"no command for {kind}")
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(("case", "code", "message"), CASES, ids=[c[0] for c in CASES])
+def test_malformed_input_gives_one_line_the_exit_code_and_changes_nothing(
+    case: str,
+    code: int,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".git").mkdir()  # the repository root: configuration and version files are searched up to here
+    commands = commands_for(case, work)
+    monkeypatch.chdir(work)
+    before = snapshot(work)
+    for command in commands:
+        result = main(command)
+        captured = capsys.readouterr()
+        assert result == code, (command, captured.err)
+        assert captured.out == ""
+        assert captured.err.startswith("buildver: error: ")
+        assert captured.err.count("\n") == 1
+        assert message in captured.err
+        assert snapshot(work) == before
