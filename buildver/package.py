@@ -15,7 +15,6 @@ import functools
 import os
 import struct
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from buildver.engine_version import EngineVersion
 from buildver.errors import PackageFormatError
@@ -26,9 +25,6 @@ from buildver.object_versions import (
     newer_than_release,
     object_versions_for,
 )
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 __all__ = [
     "HEADER_CHUNK",
@@ -200,30 +196,23 @@ def read_package_summary(path: str | os.PathLike[str]) -> PackageSummary:
     """
     name = os.fsdecode(path)
     try:
-        fd = os.open(name, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        fd = os.open(name, _OPEN_FLAGS)
     except (OSError, ValueError) as exc:  # ValueError: an embedded NUL in the path
         raise PackageFormatError(name, 0, f"cannot read: {_os_reason(exc)}") from exc
     try:
-        try:
-            size = os.fstat(fd).st_size
-            data = os.read(fd, HEADER_CHUNK)
-            if size <= len(data):
-                tail = data[-4:]
-            else:
-                os.lseek(fd, size - 4, os.SEEK_SET)
-                tail = os.read(fd, 4)
-
-            def read_more(upto: int) -> bytes:
-                # The summary is longer than the first chunk: double the bytes read, to bound the calls.
-                wanted = min(size, max(upto, 2 * len(data)))
-                os.lseek(fd, 0, os.SEEK_SET)
-                return os.read(fd, wanted)
-
-            return _parse(data, size, tail, name, read_more)
-        except OSError as exc:
-            raise PackageFormatError(name, 0, f"cannot read: {_os_reason(exc)}") from exc
+        size = os.fstat(fd).st_size
+        data = os.read(fd, HEADER_CHUNK)
+        if size <= len(data):
+            return _parse(data, size, data[-4:], name, None)
+        os.lseek(fd, size - 4, os.SEEK_SET)
+        return _parse(data, size, os.read(fd, 4), name, fd)
+    except OSError as exc:
+        raise PackageFormatError(name, 0, f"cannot read: {_os_reason(exc)}") from exc
     finally:
         os.close(fd)
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
 
 
 def parse_package_summary(data: bytes, path: str = "<bytes>") -> PackageSummary:
@@ -255,32 +244,35 @@ class _Malformed(Exception):
         self.not_a_package = not_a_package
 
 
-def _parse(data: bytes, size: int, tail: bytes, name: str, read_more: Callable[[int], bytes] | None) -> PackageSummary:
+def _parse(data: bytes, size: int, tail: bytes, name: str, fd: int | None) -> PackageSummary:
+    """Parse ``data``, the first bytes of a ``size``-byte file; reads more from ``fd`` when the summary needs it."""
     while True:
         try:
             return _parse_summary(data, size, tail)
         except _NeedMore as more:
-            longer = read_more(more.upto) if read_more is not None else data
+            longer = data
+            if fd is not None:
+                # Double the bytes read at each step, to bound the number of reads.
+                os.lseek(fd, 0, os.SEEK_SET)
+                longer = os.read(fd, min(size, max(more.upto, 2 * len(data))))
             if len(longer) <= len(data):  # the file shrank while being read
                 raise PackageFormatError(name, len(data), "the file ends inside the summary") from None
             data = longer
         except _Malformed as exc:
             raise PackageFormatError(name, exc.offset, exc.reason, not_a_package=exc.not_a_package) from None
-        except (
-            struct.error,
-            ValueError,
-            IndexError,
-            OverflowError,
-        ) as exc:  # pragma: no cover - a safety net
+        except (struct.error, ValueError, IndexError, OverflowError) as exc:  # pragma: no cover - a safety net
             raise PackageFormatError(name, 0, f"unexpected bytes in the summary ({exc})") from None
 
 
+_LITTLE_VERSIONS: dict[bytes, EngineVersion] = {}
+_BIG_VERSIONS: dict[bytes, EngineVersion] = {}
 _LITTLE = (
     struct.Struct("<i").unpack_from,
     struct.Struct("<I").unpack_from,
     struct.Struct("<4I").unpack_from,
     struct.Struct("<3HI").unpack_from,
     "utf-16-le",
+    _LITTLE_VERSIONS,
 )
 _BIG = (
     struct.Struct(">i").unpack_from,
@@ -288,13 +280,26 @@ _BIG = (
     struct.Struct(">4I").unpack_from,
     struct.Struct(">3HI").unpack_from,
     "utf-16-be",
+    _BIG_VERSIONS,
 )
 
 
 class _Reader:
     """A position in the bytes read so far; ``size`` is the length of the whole file."""
 
-    __slots__ = ("_engine", "_guid", "_i32", "_u32", "_utf16", "available", "big_endian", "data", "pos", "size")
+    __slots__ = (
+        "_engine",
+        "_guid",
+        "_i32",
+        "_u32",
+        "_utf16",
+        "_versions",
+        "available",
+        "big_endian",
+        "data",
+        "pos",
+        "size",
+    )
 
     def __init__(self, data: bytes, size: int, big_endian: bool) -> None:
         self.data = data
@@ -302,7 +307,7 @@ class _Reader:
         self.size = size
         self.pos = 0
         self.big_endian = big_endian
-        (self._i32, self._u32, self._guid, self._engine, self._utf16) = _BIG if big_endian else _LITTLE
+        (self._i32, self._u32, self._guid, self._engine, self._utf16, self._versions) = _BIG if big_endian else _LITTLE
 
     def _short(self, length: int, what: str) -> None:
         end = self.pos + length
@@ -362,7 +367,7 @@ class _Reader:
         text = _GUID_NAMES.get(key)
         if text is None:
             text = _guid_text(*self._guid(key))
-            if len(_GUID_NAMES) < 4096:
+            if len(_GUID_NAMES) < _CACHE_LIMIT:
                 _GUID_NAMES[key] = text
         return text
 
@@ -379,27 +384,47 @@ class _Reader:
     def fstring(self, what: str) -> str:
         """An FString: int32 length with the NUL; > 0 bytes (latin-1), < 0 UTF-16 code units."""
         start = self.pos
+        if start + 4 <= self.available:  # the common case in one step: a 1-byte string within the bytes read
+            length = self._i32(self.data, start)[0]
+            end = start + 4 + length
+            if 0 < length <= _MAX_STRING_UNITS and end <= self.available:
+                self.pos = end
+                # Unreal forces the last character to NUL rather than checking it.
+                return self.data[start + 4 : end - 1].decode("latin-1")
         length = self.i32(what)
         if length == 0:
             return ""
         if length == _MIN_INT32 or not -_MAX_STRING_UNITS <= length <= _MAX_STRING_UNITS:
             raise _Malformed(start, f"{what} has an impossible length ({length})")
         if length > 0:
-            raw = self.raw(length, what)
-            # Unreal forces the last character to NUL rather than checking it.
-            return raw[:-1].decode("latin-1")
+            return self.raw(length, what)[:-1].decode("latin-1")
         raw = self.raw(-2 * length, what)
         return raw[:-2].decode(self._utf16, errors="replace")
 
-    def engine_version(self, what: str) -> EngineVersion:
-        """An FEngineVersion: uint16 major, minor, patch, uint32 changelist (bit 31: licensee), FString branch."""
-        pos = self.pos
+    def engine_version(self, what: str, branch_what: str) -> EngineVersion:
+        """An FEngineVersion: uint16 major, minor, patch, uint32 changelist (bit 31: licensee), FString branch.
+
+        The packages of a project name a few engine versions: one shared value per distinct byte string keeps
+        parsing fast and lets ``assets scan --jobs`` pickle each version once per batch.
+        """
+        pos, data = self.pos, self.data
+        key = None
+        if pos + 14 <= self.available:
+            end = pos + 14 + self._i32(data, pos + 10)[0]
+            if pos + 14 <= end <= self.available:
+                key = data[pos:end]
+                known = self._versions.get(key)
+                if known is not None:
+                    self.pos = end
+                    return known
         if pos + 10 > self.available:
             self._short(10, what)
         self.pos = pos + 10
-        major, minor, patch, raw_changelist = self._engine(self.data, pos)
-        branch = self.fstring(f"the branch of {what}")
-        return _engine_version(major, minor, patch, raw_changelist, branch)
+        major, minor, patch, raw_changelist = self._engine(data, pos)
+        version = _engine_version(major, minor, patch, raw_changelist, self.fstring(branch_what))
+        if key is not None and len(self._versions) < _CACHE_LIMIT:
+            self._versions[key] = version
+        return version
 
 
 def _guid_text(a: int, b: int, c: int, d: int) -> str:
@@ -443,6 +468,18 @@ def _looks_like_text(sample: bytes, cut: bool) -> bool:
     return False
 
 
+def _version_fields(legacy: int, byte_order: str) -> struct.Struct:
+    # LegacyUE3Version (absent in -4, ignored by Unreal), FileVersionUE4, FileVersionUE5 (-8 and below), licensee.
+    return struct.Struct(byte_order + ("" if legacy == -4 else "4x") + ("3i" if legacy <= -8 else "2i"))
+
+
+_VERSION_FIELDS = {
+    (legacy, swapped): _version_fields(legacy, ">" if swapped else "<")
+    for legacy in range(KNOWN_MIN_LEGACY_FILE_VERSION, 0)
+    for swapped in (False, True)
+}
+
+
 def _parse_summary(data: bytes, size: int, tail: bytes) -> PackageSummary:
     tag = data[:4]
     if tag != _TAG_BYTES and tag != _SWAPPED_TAG_BYTES:
@@ -472,12 +509,12 @@ def _parse_summary(data: bytes, size: int, tail: bytes) -> PackageSummary:
                 f"({KNOWN_MIN_LEGACY_FILE_VERSION}); nothing after it was read"
             ),
         )
-    if legacy != -4:
-        reader.i32("LegacyUE3Version")  # 864 or 0; Unreal ignores it
-    ue4_at = reader.pos
-    ue4 = reader.i32("FileVersionUE4")
-    ue5 = reader.i32("FileVersionUE5") if legacy <= -8 else 0
-    licensee = reader.i32("FileVersionLicenseeUE4")
+    ue4_at = reader.pos + (0 if legacy == -4 else 4)
+    versions = reader.fields(_VERSION_FIELDS[legacy, swapped], "LegacyUE3Version to FileVersionLicenseeUE4")
+    if legacy <= -8:
+        ue4, ue5, licensee = versions
+    else:
+        (ue4, licensee), ue5 = versions, 0
     if ue4 == 0 and ue5 == 0 and licensee == 0:
         return _read_unversioned(reader, legacy, swapped)
     if ue4 < _UE4_OLDEST_LOADABLE:
@@ -525,24 +562,31 @@ def _read_custom_versions(reader: _Reader, legacy: int) -> tuple[CustomVersion, 
     entries = reader.raw(20 * count, "the custom versions")
     if reader.big_endian:
         return tuple(CustomVersion(_guid_text(a, b, c, d), v) for a, b, c, d, v in _OPTIMIZED_BIG(entries))
-    # Every package of a project repeats the same few entries: share their values.
-    cache = _OPTIMIZED_ENTRIES
-    found = []
-    for start in range(0, 20 * count, 20):
-        entry = entries[start : start + 20]
-        value = cache.get(entry)
-        if value is None:
-            a, b, c, d, version = _OPTIMIZED_LITTLE_ONE(entry)
-            value = CustomVersion(_guid_text(a, b, c, d), version)
-            if len(cache) < 4096:
-                cache[entry] = value
-        found.append(value)
-    return tuple(found)
+    # The packages of a project repeat a few containers, made of a few dozen entries: share their values.
+    found = _OPTIMIZED_CONTAINERS.get(entries)
+    if found is None:
+        found = tuple(_optimized_entry(entries[start : start + 20]) for start in range(0, 20 * count, 20))
+        if len(_OPTIMIZED_CONTAINERS) < _CACHE_LIMIT:
+            _OPTIMIZED_CONTAINERS[entries] = found
+    return found
+
+
+def _optimized_entry(entry: bytes) -> CustomVersion:
+    value = _OPTIMIZED_ENTRIES.get(entry)
+    if value is None:
+        a, b, c, d, version = _OPTIMIZED_LITTLE_ONE(entry)
+        value = CustomVersion(_guid_text(a, b, c, d), version)
+        if len(_OPTIMIZED_ENTRIES) < _CACHE_LIMIT:
+            _OPTIMIZED_ENTRIES[entry] = value
+    return value
 
 
 _OPTIMIZED_BIG = struct.Struct(">4Ii").iter_unpack
 _OPTIMIZED_LITTLE_ONE = struct.Struct("<4Ii").unpack
 _OPTIMIZED_ENTRIES: dict[bytes, CustomVersion] = {}
+_OPTIMIZED_CONTAINERS: dict[bytes, tuple[CustomVersion, ...]] = {}
+_CACHE_LIMIT = 4096
+"""Entries kept by each cache: bounded, so that memory stays flat over any number of packages."""
 
 
 def _read_unversioned(reader: _Reader, legacy: int, swapped: bool) -> PackageSummary:
@@ -595,6 +639,8 @@ class _Layout:
     DependsOffset; SoftPackageReferences (384+); SearchableNamesOffset (510+); ThumbnailTableOffset; import
     type hierarchies (1018+); Guid (before 1016); PersistentGuid (518+, uncooked); OwnerPersistentGuid
     (518 to 519, uncooked); the count of generations."""
+    compression: struct.Struct
+    """CompressionFlags; the count of CompressedChunks; PackageSource; the count of AdditionalPackagesToCook."""
     trailer: struct.Struct
     """NumTextureAllocations (before -7); AssetRegistryDataOffset; BulkDataStartOffset; WorldTileInfoDataOffset
     (224+); the count of chunk IDs (326+) or the ChunkID (278 to 325)."""
@@ -646,6 +692,7 @@ def _layout(legacy: int, ue4: int, ue5: int, cooked: bool, byte_order: str) -> _
     return _Layout(
         struct.Struct(byte_order + names),
         struct.Struct(byte_order + tables),
+        struct.Struct(byte_order + "Ii4xi"),
         struct.Struct(byte_order + trailer),
         struct.Struct(byte_order + end),
         localization_id=editor and ue4 >= _UE4_ADDED_PACKAGE_SUMMARY_LOCALIZATION_ID,
@@ -685,12 +732,14 @@ def _read_versioned(
     reader.skip(8 * generations, "Generations")
 
     if ue4 >= _UE4_ENGINE_VERSION_OBJECT:
-        saved_by = reader.engine_version("SavedByEngineVersion")
+        saved_by = reader.engine_version("SavedByEngineVersion", "the branch of SavedByEngineVersion")
     else:
         changelist = reader.u32("EngineChangelist")
         saved_by = _engine_version(4, 0, 0, changelist, "") if changelist else _EMPTY_ENGINE_VERSION
     if ue4 >= _UE4_PACKAGE_SUMMARY_HAS_COMPATIBLE_ENGINE_VERSION:
-        compatible_with = reader.engine_version("CompatibleWithEngineVersion")
+        compatible_with = reader.engine_version(
+            "CompatibleWithEngineVersion", "the branch of CompatibleWithEngineVersion"
+        )
     else:
         compatible_with = saved_by
     if ue4 < _UE4_CORRECT_LICENSEE_FLAG:
@@ -698,13 +747,16 @@ def _read_versioned(
         compatible_with = _fix_corrupt_engine_version(compatible_with)
 
     flags_at = reader.pos
-    compression_flags = reader.u32("CompressionFlags")
+    compression_flags, compressed_chunks, additional_packages = reader.fields(
+        layout.compression, "CompressionFlags to the count of AdditionalPackagesToCook"
+    )
     if compression_flags & ~_VALID_COMPRESSION_FLAGS:
         raise _Malformed(flags_at, f"invalid compression flags 0x{compression_flags:08X}")
-    if reader.count("compressed chunks", 16):
+    if compressed_chunks:
         raise _Malformed(flags_at + 4, "the package uses package-level compression, which UE4 and later refuse")
-    reader.skip(4, "PackageSource")
-    for _ in range(reader.count("additional packages to cook", 4)):
+    if additional_packages < 0 or reader.pos + 4 * additional_packages > reader.size:
+        raise _Malformed(reader.pos - 4, f"impossible count of additional packages to cook ({additional_packages})")
+    for _ in range(additional_packages):
         reader.fstring("an additional package to cook")
     trailer_at = reader.pos
     trailer = reader.fields(layout.trailer, "NumTextureAllocations to ChunkIDs")

@@ -1,0 +1,336 @@
+"""Scan content folders: read every package header and say whether this engine can load it safely.
+
+Each ``.uasset``/``.umap`` gets one :class:`ScanStatus` against the current engine (an :class:`EngineVersion`);
+the rules are those of Unreal's linker (``../shared/reference/ue-build-versioning.md`` section 5 and
+``package-summary.md`` sections 6 and 8). Results stream in walk order, so memory stays flat however large the
+tree; ``jobs > 1`` spreads the reading over processes. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from buildver.errors import PackageFormatError
+from buildver.package import PackageSummary, read_package_summary
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from buildver.engine_version import EngineVersion
+
+__all__ = [
+    "PACKAGE_EXTENSIONS",
+    "ScanResult",
+    "ScanStatus",
+    "classify",
+    "count_packages",
+    "find_engine_ini",
+    "iter_packages",
+    "parse_zero_engine_version_warning",
+    "scan",
+    "scan_file",
+    "zero_engine_version_warning",
+]
+
+PACKAGE_EXTENSIONS = (".uasset", ".umap")
+CHUNK_SIZE = 256
+"""Files per task when scanning with several processes: large enough to amortize the pickling."""
+
+
+class ScanStatus(enum.StrEnum):
+    """What a package means for the current engine, from the worst to the most harmless."""
+
+    NEWER_ENGINE = "newer-engine"
+    """This engine cannot load it without losing data: it is not compatible with the package's
+    CompatibleWithEngineVersion, or the package's file versions are newer than this release writes."""
+    CORRUPT = "corrupt"
+    """Truncated, inconsistent or unreadable."""
+    NOT_A_PACKAGE = "not-a-package"
+    """Something else under a package name: a Zen/IoStore or encrypted package, a UE3 package, a text file."""
+    TOO_NEW_FORMAT = "too-new-format"
+    """A header layout newer than this tool knows (and not provably newer than this engine)."""
+    EMPTY_ENGINE_VERSION = "empty-engine-version"
+    """Saved by an editor without a changelist: Unreal warns "has been saved with empty engine version"."""
+    UNVERSIONED = "unversioned"
+    """Cooked: the header keeps no editor versions to check."""
+    OK = "ok"
+
+    @property
+    def is_failure(self) -> bool:
+        """The statuses that make ``assets scan`` exit 1."""
+        return self in _FAILURES
+
+
+_FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT})
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    """One scanned file: its status, the versions read from its header (None when unknown) and why."""
+
+    path: str
+    status: ScanStatus
+    legacy_file_version: int | None = None
+    file_version_ue4: int | None = None
+    file_version_ue5: int | None = None
+    licensee_version: int | None = None
+    saved_by: EngineVersion | None = None
+    compatible_with: EngineVersion | None = None
+    error: str | None = None
+    """Why the status is newer-engine, too-new-format, not-a-package or corrupt; None otherwise."""
+
+    def to_json(self) -> dict[str, object]:
+        """The object ``assets scan --json`` prints; engine versions in Unreal's ToString form."""
+        return {
+            "path": self.path,
+            "status": str(self.status),
+            "legacy_file_version": self.legacy_file_version,
+            "file_version_ue4": self.file_version_ue4,
+            "file_version_ue5": self.file_version_ue5,
+            "licensee_version": self.licensee_version,
+            "saved_by": None if self.saved_by is None else str(self.saved_by),
+            "compatible_with": None if self.compatible_with is None else str(self.compatible_with),
+            "error": self.error,
+        }
+
+
+# -- classifying one package ----------------------------------------------------------------------------------
+
+
+def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_empty: bool = True) -> ScanResult:
+    """The status of a package for ``engine``, checked in the order Unreal's linker does.
+
+    1. newer-engine: ``engine`` is not compatible with CompatibleWithEngineVersion ("saved with engine version newer
+       than current and therefore can't be loaded"), or the file versions are newer than ``engine``'s release writes;
+    2. too-new-format: a header newer than this tool knows;
+    3. unversioned: a cooked package (Unreal does not warn about the empty engine versions cooking writes);
+    4. empty-engine-version: SavedByEngineVersion has no changelist while ``engine`` has one and ``warn_empty``
+       (``ZeroEngineVersionWarning``) is on;
+    5. ok.
+    """
+    status, error = ScanStatus.OK, None
+    compatible_with = summary.compatible_with_engine_version
+    saved_by = summary.saved_by_engine_version
+    if compatible_with is not None and not engine.is_compatible_with(compatible_with):
+        status = ScanStatus.NEWER_ENGINE
+        error = f"saved as compatible with {compatible_with}, which {engine} cannot load"
+    elif (newer := summary.newer_than(engine)) is not None:
+        status, error = ScanStatus.NEWER_ENGINE, newer
+    elif summary.newer_format is not None:
+        status, error = ScanStatus.TOO_NEW_FORMAT, summary.newer_format
+    elif summary.is_cooked:
+        status = ScanStatus.UNVERSIONED
+    elif warn_empty and saved_by is not None and not saved_by.has_changelist and engine.has_changelist:
+        status = ScanStatus.EMPTY_ENGINE_VERSION
+    known = summary.has_file_versions
+    return ScanResult(
+        path,
+        status,
+        summary.legacy_file_version,
+        summary.file_version_ue4 if known else None,
+        summary.file_version_ue5 if known else None,
+        summary.file_version_licensee if known else None,
+        saved_by,
+        compatible_with,
+        error,
+    )
+
+
+def scan_file(path: str, engine: EngineVersion, warn_empty: bool = True) -> ScanResult:
+    """Read one package header and classify it; never raises for a bad file."""
+    try:
+        summary = read_package_summary(path)
+    except PackageFormatError as exc:
+        status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
+        return ScanResult(path, status, error=str(exc))
+    return classify(path, summary, engine, warn_empty)
+
+
+# -- ZeroEngineVersionWarning ---------------------------------------------------------------------------------
+
+
+def find_engine_ini(start: Path) -> Path | None:
+    """``Config/DefaultEngine.ini`` of the project holding ``start``: in ``start`` or the nearest folder above.
+
+    The search stops at the first folder with a ``.uproject``, so another project's settings are never used.
+    """
+    folder = start.resolve()
+    if not folder.is_dir():
+        folder = folder.parent
+    for candidate in (folder, *folder.parents):
+        ini = candidate / "Config" / "DefaultEngine.ini"
+        if ini.is_file():
+            return ini
+        if any(candidate.glob("*.uproject")):
+            return None
+    return None
+
+
+def zero_engine_version_warning(start: Path) -> bool:
+    """Whether Unreal warns about packages saved with an empty engine version, for the project holding ``start``.
+
+    ``[Core.System] ZeroEngineVersionWarning`` in ``Config/DefaultEngine.ini``; true when missing or unreadable.
+    """
+    ini = find_engine_ini(start)
+    if ini is None:
+        return True
+    try:
+        data = ini.read_bytes()
+    except OSError:
+        return True
+    return parse_zero_engine_version_warning(_decode_ini(data))
+
+
+def _decode_ini(data: bytes) -> str:
+    # Unreal reads config files as UTF-8 or, with a byte-order mark, UTF-16.
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def parse_zero_engine_version_warning(text: str) -> bool:
+    """``GConfig->GetBool("Core.System", "ZeroEngineVersionWarning", ...)`` over one ini file; true when unset.
+
+    Sections and keys are case-insensitive, the last plain assignment wins, ``+``/``.`` add a value only when
+    none is set, ``-`` removes a matching value and ``!`` clears the key (Unreal's array operators).
+
+    >>> parse_zero_engine_version_warning("[Core.System]\\nZeroEngineVersionWarning=False\\n")
+    False
+    """
+    value: str | None = None
+    in_section = False
+    for raw_line in text.splitlines():
+        line = raw_line.strip()
+        if not line or line.startswith((";", "#")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            in_section = line[1:-1].strip().lower() == "core.system"
+            continue
+        if not in_section:
+            continue
+        operator = line[0] if line[0] in "+.-!" else ""
+        key, _, text_value = line[len(operator) :].partition("=")
+        if key.strip().lower() != "zeroengineversionwarning":
+            continue
+        text_value = text_value.strip()
+        if len(text_value) >= 2 and text_value[0] == text_value[-1] == '"':
+            text_value = text_value[1:-1]
+        if operator == "!":
+            value = None
+        elif operator == "-":
+            value = None if value == text_value else value
+        elif operator in ("+", "."):
+            value = text_value if value is None else value
+        else:
+            value = text_value
+    return True if value is None else _to_bool(value)
+
+
+def _to_bool(text: str) -> bool:
+    """FCString::ToBool: true/yes/on, false/no/off (any case), otherwise Atoi(text) != 0."""
+    folded = text.strip().lower()
+    if folded in ("true", "yes", "on"):
+        return True
+    if folded in ("false", "no", "off"):
+        return False
+    digits = folded.lstrip("+-")
+    number = digits[: len(digits) - len(digits.lstrip("0123456789"))] if digits else ""
+    return bool(number) and int(number) != 0
+
+
+# -- walking and scanning -------------------------------------------------------------------------------------
+
+
+def iter_packages(root: Path) -> Iterator[tuple[str, str | None]]:
+    """``(path, None)`` for each package under ``root`` in sorted walk order, ``(path, reason)`` for a folder
+    that cannot be listed. ``root`` itself is scanned when it is a file, whatever its name."""
+    top = os.fspath(root)
+    if not os.path.isdir(top):
+        yield top, None
+        return
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as exc:
+            yield folder, f"cannot list the folder: {exc.strerror or exc}"
+            continue
+        subfolders = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    subfolders.append(entry.path)
+                elif entry.name.lower().endswith(PACKAGE_EXTENSIONS) and entry.is_file():
+                    yield entry.path, None
+            except OSError:
+                continue
+        stack.extend(reversed(subfolders))
+
+
+def count_packages(roots: Iterable[Path]) -> int:
+    """How many files :func:`scan` will report (for a progress bar); walks without reading."""
+    return sum(1 for root in roots for _ in iter_packages(root))
+
+
+def scan(roots: Iterable[Path], engine: EngineVersion, *, jobs: int = 1) -> Iterator[ScanResult]:
+    """Scan every package under ``roots`` against ``engine``, in walk order; ``jobs`` processes read the headers.
+
+    The ZeroEngineVersionWarning setting is looked up once per root, in the project that holds it.
+    """
+    tasks = _tasks(roots)
+    if jobs <= 1:
+        for paths, unlistable, warn_empty in tasks:
+            yield from unlistable
+            for path in paths:
+                yield scan_file(path, engine, warn_empty)
+        return
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    pending: deque[tuple[list[ScanResult], Future[list[ScanResult]]]] = deque()
+    try:
+        for paths, unlistable, warn_empty in tasks:
+            pending.append((unlistable, pool.submit(_scan_chunk, paths, engine, warn_empty)))
+            # A bounded queue keeps memory flat: the walk runs only a few chunks ahead of the output.
+            while len(pending) > 4 * jobs:
+                before, future = pending.popleft()
+                yield from before
+                yield from future.result()
+        while pending:
+            before, future = pending.popleft()
+            yield from before
+            yield from future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _scan_chunk(paths: list[str], engine: EngineVersion, warn_empty: bool) -> list[ScanResult]:
+    return [scan_file(path, engine, warn_empty) for path in paths]
+
+
+def _tasks(roots: Iterable[Path]) -> Iterator[tuple[list[str], list[ScanResult], bool]]:
+    """Chunks of package paths, each with the folders before it that could not be listed and its warning setting."""
+    for root in roots:
+        warn_empty = zero_engine_version_warning(root)
+        paths: list[str] = []
+        unlistable: list[ScanResult] = []
+        for path, problem in iter_packages(root):
+            if problem is not None:
+                if paths:
+                    yield paths, unlistable, warn_empty
+                    paths, unlistable = [], []
+                unlistable.append(ScanResult(path, ScanStatus.CORRUPT, error=f"{path}: {problem}"))
+                continue
+            paths.append(path)
+            if len(paths) >= CHUNK_SIZE:
+                yield paths, unlistable, warn_empty
+                paths, unlistable = [], []
+        if paths or unlistable:
+            yield paths, unlistable, warn_empty

@@ -1,0 +1,200 @@
+"""``buildver assets``: commands over Unreal package files (``.uasset``/``.umap``); thin, printing only.
+
+Registered in ``buildver.cli`` with ``app.add_typer(assets_app, name="assets")``. The work is in
+``buildver.assets``, imported inside the command so that other commands start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, TextIO
+
+import typer
+
+from buildver.engine_version import EngineVersion
+from buildver.errors import UsageError
+
+if TYPE_CHECKING:
+    from buildver.assets import ScanResult, ScanStatus
+
+assets_app = typer.Typer(
+    help="Unreal package files: which ones this engine can load.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _parse_version(text: str) -> EngineVersion:
+    try:
+        return EngineVersion.parse(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+PROGRESS_AFTER_SECONDS = 1.0
+"""A scan is "long", and gets a progress bar on a terminal, once it has run this long."""
+
+
+@assets_app.command("scan")
+def scan_command(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(exists=True, metavar="PATH...", help="Packages, or folders to walk for .uasset and .umap."),
+    ],
+    against: Annotated[
+        EngineVersion | None,
+        typer.Option(
+            "--against",
+            parser=_parse_version,
+            metavar="VERSION",
+            help="The engine version to check against, instead of the Build.version's.",
+            show_default=False,
+        ),
+    ] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file",
+            "-f",
+            help="The Build.version to use; default: Build/Build.version or Engine/Build/Build.version here or above.",
+            show_default=False,
+        ),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON array, one object per file.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes reading headers.")] = 1,
+) -> None:
+    """Check every package against the current engine; exit 1 when any is newer-engine or corrupt."""
+    from buildver.assets import count_packages, scan
+
+    if against is not None and file is not None:
+        raise UsageError("give either --against or --file, not both")
+    if against is None:
+        from buildver.build_version import load_build_version
+
+        against = load_build_version(file).record.engine_version
+    interactive = sys.stdout.isatty() and sys.stderr.isatty()
+    progress = _Progress(sys.stderr, count_packages(paths)) if interactive else None
+    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against)
+    counts: Counter[ScanStatus] = Counter()
+    for result in scan(paths, against, jobs=jobs):
+        counts[result.status] += 1
+        output.add(result)
+        if progress is not None:
+            progress.advance(output)
+        elif len(output.pending) >= 512:
+            output.flush()
+    if progress is not None:
+        progress.clear()
+    output.close(counts)
+    if any(status.is_failure for status in counts):
+        raise typer.Exit(1)
+
+
+class _JsonOutput:
+    """One JSON array, written as the results come so that nothing is held in memory."""
+
+    def __init__(self, stream: TextIO) -> None:
+        import json
+
+        self.stream = stream
+        self.pending: list[str] = []
+        self.first = True
+        # One encoder for every object: json.dumps with options builds a new one per call.
+        self.encode = json.JSONEncoder(ensure_ascii=False).encode
+
+    def add(self, result: ScanResult) -> None:
+        self.pending.append(("[\n  " if self.first else ",\n  ") + self.encode(result.to_json()))
+        self.first = False
+
+    def flush(self) -> None:
+        self.stream.write("".join(self.pending))
+        self.pending.clear()
+
+    def close(self, counts: Counter[ScanStatus]) -> None:
+        self.flush()
+        self.stream.write("[]\n" if self.first else "\n]\n")
+
+
+class _TableOutput:
+    """One row per file (the reason on the line below when there is one), then the counts per status."""
+
+    COLUMNS = "{:<21} {:<4} {:<4} {:<5} {:<4} {:<42} {}"
+
+    def __init__(self, stream: TextIO, engine: EngineVersion) -> None:
+        self.stream = stream
+        header = self.COLUMNS.format("STATUS", "L", "UE4", "UE5", "LIC", "SAVED BY", "PATH")
+        self.pending = [f"against {engine}\n{header}\n"]
+
+    def add(self, result: ScanResult) -> None:
+        def text(value: object) -> str:
+            return "-" if value is None else str(value)
+
+        row = self.COLUMNS.format(
+            result.status,
+            text(result.legacy_file_version),
+            text(result.file_version_ue4),
+            text(result.file_version_ue5),
+            text(result.licensee_version),
+            text(result.saved_by),
+            result.path,
+        )
+        self.pending.append(row + "\n" if result.error is None else f"{row}\n    {result.error}\n")
+
+    def flush(self) -> None:
+        self.stream.write("".join(self.pending))
+        self.pending.clear()
+
+    def close(self, counts: Counter[ScanStatus]) -> None:
+        from buildver.assets import ScanStatus
+
+        total = sum(counts.values())
+        if total:
+            parts = ", ".join(f"{counts[status]} {status}" for status in ScanStatus if counts[status])
+            self.pending.append(f"{total} file{'s' if total != 1 else ''}: {parts}\n")
+        else:
+            self.pending.append("no packages found\n")
+        self.flush()
+
+
+class _Progress:
+    """A progress bar on stderr, drawn once the scan has run for a while; rows are written between redraws."""
+
+    def __init__(self, stream: TextIO, total: int) -> None:
+        self.stream = stream
+        self.total = total
+        self.done = 0
+        self.start = time.monotonic()
+        self.next_draw = self.start + PROGRESS_AFTER_SECONDS
+        self.shown = False
+
+    def advance(self, output: _JsonOutput | _TableOutput) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if now < self.next_draw and len(output.pending) < 1000:
+            return
+        self.next_draw = now + 0.1
+        self.clear()
+        output.flush()
+        sys.stdout.flush()
+        if now - self.start >= PROGRESS_AFTER_SECONDS:
+            self._draw(now)
+
+    def _draw(self, now: float) -> None:
+        width = 30
+        fraction = min(self.done / self.total, 1.0) if self.total else 1.0
+        filled = int(width * fraction)
+        rate = self.done / max(now - self.start, 1e-9)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} files, {rate:,.0f}/s")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False

@@ -1,0 +1,318 @@
+"""``assets scan``: classifying packages against an engine, walking folders, the ini setting and the command."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+import typer
+from package_builder import ERAS, FILTER_EDITOR_ONLY, SyntheticPackage
+from typer.testing import CliRunner
+
+import buildver.assets
+import buildver.cli_assets
+from buildver import EngineVersion
+from buildver.assets import (
+    ScanResult,
+    ScanStatus,
+    find_engine_ini,
+    iter_packages,
+    parse_zero_engine_version_warning,
+    scan,
+    scan_file,
+    zero_engine_version_warning,
+)
+from buildver.cli_assets import assets_app
+from buildver.errors import UsageError
+
+ENGINE_55 = EngineVersion.parse("5.5.4-40574608+++UE5+Release-5.5")
+
+COOKED = ERAS["-8"].with_(
+    file_version_ue4=0,
+    file_version_ue5=0,
+    custom_versions=(),
+    package_flags=FILTER_EDITOR_ONLY | 0x2000,
+    end_tag=False,
+)
+PACKAGES: dict[str, tuple[bytes, ScanStatus]] = {
+    "Ok.uasset": (ERAS["-8"].build(), ScanStatus.OK),
+    "Old.uasset": (ERAS["-5"].build(), ScanStatus.OK),
+    "From56.uasset": (
+        ERAS["-9"].with_(file_version_ue5=1017, compatible_with=(5, 6, 0, 42823860, "++UE5+Release-5.6")).build(),
+        ScanStatus.NEWER_ENGINE,
+    ),
+    "FromSourceBuild.umap": (
+        ERAS["-8"].with_(saved_by=(0, 0, 0, 0, ""), compatible_with=(0, 0, 0, 0, "")).build(),
+        ScanStatus.EMPTY_ENGINE_VERSION,
+    ),
+    "Cooked.uasset": (COOKED.build(), ScanStatus.UNVERSIONED),
+    "Future.uasset": (ERAS["-9"].with_(legacy_file_version=-10).build(), ScanStatus.NEWER_ENGINE),
+    "Truncated.uasset": (ERAS["-8"].build()[:300], ScanStatus.CORRUPT),
+    "Notes.uasset": (b"not a package, just notes\n", ScanStatus.NOT_A_PACKAGE),
+}
+
+
+def write_tree(root: Path) -> Path:
+    content = root / "Content"
+    for index, (name, (data, _)) in enumerate(sorted(PACKAGES.items())):
+        folder = content / f"Folder{index % 3}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    (content / "Folder0" / "Ignored.uexp").write_bytes(b"\0" * 40)
+    (content / "Folder0" / "Readme.txt").write_text("not scanned")
+    return content
+
+
+def write_package(tmp_path: Path, package: SyntheticPackage, name: str = "Thing.uasset") -> str:
+    path = tmp_path / name
+    path.write_bytes(package.build())
+    return str(path)
+
+
+class TestClassify:
+    """Each status comes from the rule Unreal's linker applies, checked in its order."""
+
+    @pytest.mark.parametrize("name", list(PACKAGES))
+    def test_status(self, tmp_path: Path, name: str) -> None:
+        data, expected = PACKAGES[name]
+        path = tmp_path / name
+        path.write_bytes(data)
+        result = scan_file(str(path), ENGINE_55)
+        assert result.status is expected
+        assert (result.error is None) == (
+            expected in (ScanStatus.OK, ScanStatus.EMPTY_ENGINE_VERSION, ScanStatus.UNVERSIONED)
+        )
+
+    def test_newer_file_versions_without_a_compatible_version_are_newer_engine(self, tmp_path: Path) -> None:
+        # CompatibleWith has no changelist, so only the object versions tell that 5.3 cannot load it.
+        package = ERAS["-8"].with_(file_version_ue5=1012, compatible_with=(5, 4, 0, 0, ""))
+        result = scan_file(write_package(tmp_path, package), EngineVersion.parse("5.3.2-29314046+++UE5+Release-5.3"))
+        assert result.status is ScanStatus.NEWER_ENGINE
+        assert result.error == "FileVersionUE5 1012 is newer than 5.3 writes (1009)"
+
+    def test_too_new_format_for_an_engine_the_table_does_not_know(self, tmp_path: Path) -> None:
+        package = ERAS["-9"].with_(legacy_file_version=-10)
+        result = scan_file(write_package(tmp_path, package), EngineVersion.parse("6.0.0-99999999"))
+        assert result.status is ScanStatus.TOO_NEW_FORMAT
+        assert result.to_json()["file_version_ue4"] is None
+        assert result.legacy_file_version == -10
+
+    def test_empty_engine_version_is_ok_when_the_warning_is_off(self, tmp_path: Path) -> None:
+        package = ERAS["-8"].with_(saved_by=(0, 0, 0, 0, ""), compatible_with=(0, 0, 0, 0, ""))
+        path = write_package(tmp_path, package)
+        assert scan_file(path, ENGINE_55, warn_empty=False).status is ScanStatus.OK
+
+    def test_empty_engine_version_is_ok_for_an_engine_without_changelist(self, tmp_path: Path) -> None:
+        package = ERAS["-8"].with_(saved_by=(0, 0, 0, 0, ""), compatible_with=(0, 0, 0, 0, ""))
+        assert scan_file(write_package(tmp_path, package), EngineVersion(5, 5, 0)).status is ScanStatus.OK
+
+    def test_json_fields(self, tmp_path: Path) -> None:
+        result = scan_file(write_package(tmp_path, ERAS["-8"]), ENGINE_55)
+        assert result.to_json() == {
+            "path": str(tmp_path / "Thing.uasset"),
+            "status": "ok",
+            "legacy_file_version": -8,
+            "file_version_ue4": 522,
+            "file_version_ue5": 1013,
+            "licensee_version": 0,
+            "saved_by": "5.5.4-40574608+++UE5+Release-5.5",
+            "compatible_with": "5.5.0-37670630+++UE5+Release-5.5",
+            "error": None,
+        }
+
+    def test_only_newer_engine_and_corrupt_are_failures(self) -> None:
+        assert {status for status in ScanStatus if status.is_failure} == {ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT}
+
+
+class TestScan:
+    """Folders are walked in sorted order for .uasset and .umap, in one process or several."""
+
+    def test_walks_packages_only_in_sorted_order(self, tmp_path: Path) -> None:
+        content = write_tree(tmp_path)
+        (content / "Folder1" / "UPPER.UASSET").write_bytes(ERAS["-8"].build())
+        found = [Path(path).relative_to(content).as_posix() for path, _ in iter_packages(content)]
+        assert found == sorted(found)
+        assert "Folder1/UPPER.UASSET" in found
+        assert not any(path.endswith((".uexp", ".txt")) for path in found)
+        assert len(found) == len(PACKAGES) + 1
+
+    def test_a_file_root_is_scanned_whatever_its_name(self, tmp_path: Path) -> None:
+        path = tmp_path / "Renamed.bin"
+        path.write_bytes(ERAS["-8"].build())
+        assert [result.status for result in scan([path], ENGINE_55)] == [ScanStatus.OK]
+
+    @pytest.mark.parametrize("jobs", [1, 2])
+    def test_statuses(self, tmp_path: Path, jobs: int) -> None:
+        content = write_tree(tmp_path)
+        results = list(scan([content], ENGINE_55, jobs=jobs))
+        assert {Path(result.path).name: result.status for result in results} == {
+            name: status for name, (_, status) in PACKAGES.items()
+        }
+
+    def test_parallel_scan_matches_single_process_in_order(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        content = write_tree(tmp_path)
+        for index in range(40):
+            (content / f"Many{index:02}.uasset").write_bytes(ERAS["-7"].build())
+        monkeypatch.setattr(buildver.assets, "CHUNK_SIZE", 3)
+        assert list(scan([content], ENGINE_55, jobs=2)) == list(scan([content], ENGINE_55, jobs=1))
+
+    def test_a_folder_that_cannot_be_listed_is_reported(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        content = write_tree(tmp_path)
+        locked = content / "Folder1"
+        real_scandir = os.scandir
+
+        def scandir(path: str) -> object:
+            if Path(path) == locked:
+                raise PermissionError(13, "Permission denied")
+            return real_scandir(path)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        results = {Path(result.path).name: result for result in scan([content], ENGINE_55)}
+        assert results["Folder1"].status is ScanStatus.CORRUPT
+        assert results["Folder1"].error == f"{locked}: cannot list the folder: Permission denied"
+
+
+class TestZeroEngineVersionWarning:
+    """[Core.System] ZeroEngineVersionWarning in the project's Config/DefaultEngine.ini, read as GetBool does."""
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("", True),
+            ("[Core.System]\nZeroEngineVersionWarning=0\n", False),
+            ("[Core.System]\nZeroEngineVersionWarning=False\n", False),
+            ("[core.system]\nzeroengineversionwarning = off\n", False),
+            ("[Core.System]\nZeroEngineVersionWarning=1\n", True),
+            ("[Core.System]\nZeroEngineVersionWarning=True\n", True),
+            ("[Core.System]\nZeroEngineVersionWarning=abc\n", False),  # Atoi("abc") == 0
+            ("[Core.System]\nZeroEngineVersionWarning=2x\n", True),
+            ("[/Script/Engine.Engine]\nZeroEngineVersionWarning=0\n", True),
+            ("[Core.System]\n;ZeroEngineVersionWarning=0\n", True),
+            ("[Core.System]\nZeroEngineVersionWarning=0\nZeroEngineVersionWarning=1\n", True),
+            ("[Core.System]\nZeroEngineVersionWarning=0\n!ZeroEngineVersionWarning=ClearArray\n", True),
+            ("[Core.System]\n+ZeroEngineVersionWarning=0\n", False),
+            ('[Core.System]\nZeroEngineVersionWarning="0"\n', False),
+        ],
+    )
+    def test_get_bool(self, text: str, expected: bool) -> None:
+        assert parse_zero_engine_version_warning(text) is expected
+
+    def test_found_from_the_content_folder_in_utf16(self, tmp_path: Path) -> None:
+        content = write_tree(tmp_path)
+        (tmp_path / "Game.uproject").write_text("{}")
+        (tmp_path / "Config").mkdir()
+        ini = tmp_path / "Config" / "DefaultEngine.ini"
+        ini.write_text("[Core.System]\r\nZeroEngineVersionWarning=0\r\n", encoding="utf-16")
+        assert find_engine_ini(content / "Folder0") == ini
+        assert zero_engine_version_warning(content) is False
+        statuses = {Path(result.path).name: result.status for result in scan([content], ENGINE_55)}
+        assert statuses["FromSourceBuild.umap"] is ScanStatus.OK
+
+    def test_search_stops_at_the_project(self, tmp_path: Path) -> None:
+        (tmp_path / "Config").mkdir()
+        (tmp_path / "Config" / "DefaultEngine.ini").write_text("[Core.System]\nZeroEngineVersionWarning=0\n")
+        project = tmp_path / "Projects" / "Game"
+        (project / "Content").mkdir(parents=True)
+        (project / "Game.uproject").write_text("{}")
+        assert find_engine_ini(project / "Content") is None
+        assert zero_engine_version_warning(project / "Content") is True
+
+
+def cli_app() -> typer.Typer:
+    app = typer.Typer()
+    app.add_typer(assets_app, name="assets")
+
+    @app.callback()
+    def main() -> None:
+        """A test host for the assets sub-app."""
+
+    return app
+
+
+class TestCommand:
+    """``buildver assets scan``: table or JSON, exit 1 for newer-engine or corrupt."""
+
+    def test_table_and_exit_code(self, tmp_path: Path) -> None:
+        content = write_tree(tmp_path)
+        result = CliRunner().invoke(cli_app(), ["assets", "scan", str(content), "--against", str(ENGINE_55)])
+        assert result.exit_code == 1
+        lines = result.stdout.splitlines()
+        assert lines[0] == f"against {ENGINE_55}"
+        assert lines[1].split() == ["STATUS", "L", "UE4", "UE5", "LIC", "SAVED", "BY", "PATH"]
+        assert lines[-1] == (
+            "8 files: 2 newer-engine, 1 corrupt, 1 not-a-package, 1 empty-engine-version, 1 unversioned, 2 ok"
+        )
+        assert any(line.startswith("    ") and "Truncated.uasset: byte " in line for line in lines)
+
+    def test_json(self, tmp_path: Path) -> None:
+        content = write_tree(tmp_path)
+        result = CliRunner().invoke(cli_app(), ["assets", "scan", str(content), "--against", str(ENGINE_55), "--json"])
+        assert result.exit_code == 1
+        document = json.loads(result.stdout)
+        assert len(document) == len(PACKAGES)
+        assert all(
+            set(entry)
+            == {
+                "path",
+                "status",
+                "legacy_file_version",
+                "file_version_ue4",
+                "file_version_ue5",
+                "licensee_version",
+                "saved_by",
+                "compatible_with",
+                "error",
+            }
+            for entry in document
+        )
+        assert {Path(entry["path"]).name: entry["status"] for entry in document}["Cooked.uasset"] == "unversioned"
+
+    def test_exit_0_without_newer_engine_or_corrupt_files_using_the_build_version(self, tmp_path: Path) -> None:
+        (tmp_path / "Ok.uasset").write_bytes(ERAS["-8"].build())
+        (tmp_path / "Cooked.uasset").write_bytes(COOKED.build())
+        build_version = tmp_path / "Build.version"
+        build_version.write_text(
+            '{"MajorVersion": 5, "MinorVersion": 5, "PatchVersion": 4, "Changelist": 40574608,'
+            ' "CompatibleChangelist": 37670630, "IsLicenseeVersion": 0, "IsPromotedBuild": 1,'
+            ' "BranchName": "++UE5+Release-5.5"}'
+        )
+        result = CliRunner().invoke(
+            cli_app(), ["assets", "scan", str(tmp_path), "--file", str(build_version), "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        assert [entry["status"] for entry in json.loads(result.stdout)] == ["unversioned", "ok"]
+
+    def test_empty_folder(self, tmp_path: Path) -> None:
+        result = CliRunner().invoke(cli_app(), ["assets", "scan", str(tmp_path), "--against", "5.5.0", "--json"])
+        assert (result.exit_code, json.loads(result.stdout)) == (0, [])
+
+    def test_against_and_file_together_is_a_usage_error(self, tmp_path: Path) -> None:
+        result = CliRunner().invoke(
+            cli_app(), ["assets", "scan", str(tmp_path), "--against", "5.5.0", "--file", str(tmp_path)]
+        )
+        assert isinstance(result.exception, UsageError)
+        assert result.exception.exit_code == 2
+
+    def test_bad_version_and_missing_path(self, tmp_path: Path) -> None:
+        result = CliRunner().invoke(cli_app(), ["assets", "scan", str(tmp_path), "--against", "5.x"])
+        assert result.exit_code == 2
+        assert "invalid engine version '5.x'" in result.output
+        result = CliRunner().invoke(cli_app(), ["assets", "scan", str(tmp_path / "missing"), "--against", "5.5.0"])
+        assert result.exit_code == 2
+
+    def test_progress_bar_is_drawn_between_rows(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(buildver.cli_assets, "PROGRESS_AFTER_SECONDS", 0.0)
+        stream, rows = io.StringIO(), io.StringIO()
+        output = buildver.cli_assets._TableOutput(rows, ENGINE_55)
+        progress = buildver.cli_assets._Progress(stream, total=4)
+        output.add(ScanResult("A.uasset", ScanStatus.OK))
+        progress.advance(output)
+        progress.clear()
+        assert "1/4 files" in stream.getvalue()
+        assert stream.getvalue().endswith("\r\x1b[K")
+        assert "A.uasset" in rows.getvalue()
