@@ -18,6 +18,8 @@ from buildver.engine_version import EngineVersion
 from buildver.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from buildver.assets import ScanResult, ScanStatus
 
 assets_app = typer.Typer(
@@ -80,8 +82,17 @@ def scan_command(
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr, count_packages(paths)) if interactive else None
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against)
+    counts = _print_results(scan(paths, against, jobs=jobs), output, progress)
+    if any(status.is_failure for status in counts):
+        raise typer.Exit(1)
+
+
+def _print_results(
+    results: Iterable[ScanResult], output: _JsonOutput | _TableOutput, progress: _Progress | None
+) -> Counter[ScanStatus]:
+    """Write each result as it comes (between redraws of the progress bar); the count of each status."""
     counts: Counter[ScanStatus] = Counter()
-    for result in scan(paths, against, jobs=jobs):
+    for result in results:
         counts[result.status] += 1
         output.add(result)
         if progress is not None:
@@ -91,8 +102,7 @@ def scan_command(
     if progress is not None:
         progress.clear()
     output.close(counts)
-    if any(status.is_failure for status in counts):
-        raise typer.Exit(1)
+    return counts
 
 
 class _JsonOutput:

@@ -46,6 +46,8 @@ _TAG_BYTES = PACKAGE_FILE_TAG.to_bytes(4, "little")
 _SWAPPED_TAG_BYTES = PACKAGE_FILE_TAG.to_bytes(4, "big")
 HEADER_CHUNK = 64 * 1024
 """Bytes read at once: every summary seen so far ends within the first few KiB."""
+MAX_SUMMARY_SIZE = 16 * 1024 * 1024
+"""A summary longer than this is corrupt: it bounds what a bad count or length can make the reader load."""
 MINIMUM_PACKAGE_SIZE = 32
 """Unreal's MinimumPackageSize: a smaller file "is too small" to be a package."""
 
@@ -313,6 +315,8 @@ class _Reader:
         end = self.pos + length
         if end > self.size:
             raise _Malformed(self.pos, f"the file ends at byte {self.size}, inside {what}")
+        if end > MAX_SUMMARY_SIZE:
+            raise _Malformed(self.pos, f"{what} would make the summary longer than {MAX_SUMMARY_SIZE} bytes")
         raise _NeedMore(end)
 
     def i32(self, what: str) -> int:
@@ -443,8 +447,12 @@ def _not_a_package(data: bytes, size: int) -> _Malformed:
     """Say what a file without the package tag looks like."""
     if size < 4 and (_TAG_BYTES.startswith(data) or _SWAPPED_TAG_BYTES.startswith(data)):
         return _Malformed(0, f"the file is {size} bytes; a package has at least {MINIMUM_PACKAGE_SIZE}")
+    if not data[:HEADER_CHUNK].strip(b"\0"):
+        return _Malformed(0, "the file starts with zeros only, as after an interrupted write")
     first = int.from_bytes(data[:4].ljust(4, b"\0"), "little")
-    if size >= 4 and first in (0, 1):
+    # FZenPackageSummary: uint32 bHasVersioningInfo, uint32 HeaderSize, ...
+    zen_header_size = int.from_bytes(data[4:8], "little") if len(data) >= 8 else 0
+    if first in (0, 1) and 0 < zen_header_size <= size:
         return _Malformed(
             0, "no package tag: an IoStore (Zen) package, which only a cooked game loads", not_a_package=True
         )
@@ -521,7 +529,6 @@ def _parse_summary(data: bytes, size: int, tail: bytes) -> PackageSummary:
         raise _Malformed(ue4_at, f"FileVersionUE4 {ue4} is below {_UE4_OLDEST_LOADABLE}, the oldest any engine loads")
     if ue5 < 0:
         raise _Malformed(ue4_at + 4, f"FileVersionUE5 {ue5} is negative")
-    newer = None
     if ue4 > KNOWN_MAX_FILE_VERSION_UE4 or ue5 > KNOWN_MAX_FILE_VERSION_UE5:
         newer = (
             f"file versions {ue4}/{ue5} are newer than the newest this reader knows "
@@ -532,12 +539,8 @@ def _parse_summary(data: bytes, size: int, tail: bytes) -> PackageSummary:
             summary = _read_versioned(reader, legacy, ue4, ue5, licensee, swapped, tail)
         except _Malformed:
             return PackageSummary(legacy, ue4, ue5, licensee, byte_swapped=swapped, newer_format=newer)
-        return _with_newer_format(summary, newer + "; the rest was read with the newest known layout")
+        return replace(summary, newer_format=newer + "; the rest was read with the newest known layout")
     return _read_versioned(reader, legacy, ue4, ue5, licensee, swapped, tail)
-
-
-def _with_newer_format(summary: PackageSummary, reason: str) -> PackageSummary:
-    return replace(summary, newer_format=reason)
 
 
 def _read_custom_versions(reader: _Reader, legacy: int) -> tuple[CustomVersion, ...]:

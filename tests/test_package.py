@@ -318,8 +318,8 @@ class TestNotAPackage:
         ("data", "reason"),
         [
             (b"[/Script/Engine.Engine]\nZeroEngineVersionWarning=0\n" * 2, "a text file"),
-            (struct.pack("<IIII", 1, 800, 0, 0) + bytes(64), "IoStore (Zen)"),
-            (struct.pack("<IIII", 0, 800, 0, 0) + bytes(64), "IoStore (Zen)"),
+            (struct.pack("<IIII", 1, 80, 0, 0) + bytes(64), "IoStore (Zen)"),
+            (struct.pack("<IIII", 0, 80, 0, 0) + bytes(64), "IoStore (Zen)"),
             (b"ACE7" + bytes(64), "encrypted"),
             (struct.pack("<Ii", 0x9E2A83C1, 0x0000_0361 | (7 << 16)) + bytes(64), "Unreal Engine 3 package"),
             (bytes(range(200, 256)) * 2, "starts with 0x"),
@@ -344,6 +344,19 @@ class TestNotAPackage:
         with pytest.raises(PackageFormatError, match="a package has at least 32") as caught:
             read_package_summary(path)
         assert not caught.value.not_a_package
+
+    def test_a_file_of_zeros_is_corrupt(self) -> None:
+        with pytest.raises(PackageFormatError, match="zeros only") as caught:
+            parse_package_summary(bytes(4096), "Zeros.uasset")
+        assert not caught.value.not_a_package
+
+    def test_a_summary_longer_than_the_limit_is_corrupt(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(buildver.package, "HEADER_CHUNK", 64)
+        monkeypatch.setattr(buildver.package, "MAX_SUMMARY_SIZE", 100)
+        path = tmp_path / "Long.uasset"
+        path.write_bytes(ERAS["-7"].with_(package_name="/Game/" + "x" * 200).build())
+        with pytest.raises(PackageFormatError, match="would make the summary longer than 100 bytes"):
+            read_package_summary(path)
 
     def test_missing_file_and_folder(self, tmp_path: Path) -> None:
         with pytest.raises(PackageFormatError, match=r"Missing\.uasset: byte 0: cannot read: no such file"):
