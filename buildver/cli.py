@@ -294,6 +294,14 @@ def init(
     print(f"wrote the [tool.buildver] section to {path}")
 
 
+@app.command("guard")
+def guard_command(files: Annotated[list[Path] | None, typer.Argument(show_default=False)] = None) -> None:
+    """Check staged Build.version, header, packages and .modules manifests (the pre-commit hook)."""
+    from buildver.cli_guard import guard
+
+    guard(files)
+
+
 def _print_json(document: object) -> None:
     import json
 

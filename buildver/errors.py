@@ -100,3 +100,7 @@ class ConverterError(DataVersionError):
 
 class SchemaError(DataVersionError, ValueError):
     """A wrong declaration: conflicting custom version, bad version enum, duplicate upgrade, undeclared use."""
+
+
+class ModulesManifestError(BuildverError):
+    """A ``.modules`` manifest that Unreal could not read; the message names the file and why."""

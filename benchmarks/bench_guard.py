@@ -1,0 +1,102 @@
+"""Issue 5 benchmarks: ``buildver guard`` on a commit that stages Build.version, and on one that stages 1,000 packages.
+
+Targets: the first at most 12x ``python -c pass``; the second under 1 s. Run from the repository root after
+``pip install -e ".[test]"``: ``python benchmarks/bench_guard.py``. The packages are copies of the real Unreal
+packages in ``../shared/fixtures/uasset/`` (the 1,000-package case is skipped without them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _timing import PYTHON_PASS, wall_times
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
+VERSION = (ROOT / "tests" / "data" / "build_version" / "ue5.0.3.version").read_bytes()
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "b",
+    "GIT_AUTHOR_EMAIL": "b@example.com",
+    "GIT_COMMITTER_NAME": "b",
+    "GIT_COMMITTER_EMAIL": "b@example.com",
+}
+PACKAGES = 1_000
+
+
+def git(root: Path, *arguments: str) -> None:
+    subprocess.run(["git", *arguments], cwd=root, check=True, env={**os.environ, **IDENTITY})
+
+
+def report(title: str, medians: dict[str, float]) -> None:
+    base = medians["python -c pass"]
+    print(title)
+    for name, median in medians.items():
+        print(f"  {name:<44} {median * 1000:7.1f} ms   {median / base:5.2f}x python -c pass")
+
+
+def main() -> None:
+    executable = shutil.which("buildver") or "buildver"
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder) / "Game"
+        (work / "Build").mkdir(parents=True)
+        git(work, "init", "--quiet", "--initial-branch=main")
+        version = work / "Build" / "Build.version"
+        version.write_bytes(VERSION)
+        git(work, "add", "Build/Build.version")
+        git(work, "commit", "--quiet", "-m", "first")
+        version.write_bytes(VERSION.replace(b'"PatchVersion": 3', b'"PatchVersion": 4'))
+        git(work, "add", "Build/Build.version")
+        env = {**os.environ, **IDENTITY}
+        report(
+            "guard on a commit that stages Build.version (target: at most 12x python -c pass):",
+            wall_times(
+                {
+                    "python -c pass": PYTHON_PASS,
+                    "buildver guard (staged files from git)": (executable, "guard"),
+                    "buildver guard Build/Build.version": (executable, "guard", "Build/Build.version"),
+                    "python -c 'import typer'": (sys.executable, "-c", "import typer"),
+                    "python -c 'import git'": (sys.executable, "-c", "import git"),
+                },
+                cwd=work,
+                env=env,
+            ),
+        )
+
+        sources = sorted(FIXTURES.glob("uasset-rs/UE50/**/*.uasset"))
+        if not sources:
+            print(f"no packages in {FIXTURES}: the {PACKAGES:,}-package case is skipped")
+            return
+        git(work, "commit", "--quiet", "-m", "5.0.4")
+        names = []
+        for number in range(PACKAGES):
+            source = sources[number % len(sources)]
+            target = work / "Content" / f"Folder{number // 100}" / f"{source.stem}{number}.uasset"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            names.append(target.relative_to(work).as_posix())
+        git(work, "add", "Content")
+        size = sum((work / name).stat().st_size for name in names)
+        output = subprocess.run([executable, "guard"], cwd=work, env=env, capture_output=True, text=True, check=False)
+        print(f"  (the guard says: {output.stdout.splitlines()[-1]})")
+        report(
+            f"guard on a commit that stages {PACKAGES:,} packages ({size / 1e6:.1f} MB; target: under 1 s):",
+            wall_times(
+                {
+                    "python -c pass": PYTHON_PASS,
+                    "buildver guard (staged files from git)": (executable, "guard"),
+                    f"buildver guard <{PACKAGES:,} files> (as pre-commit)": (executable, "guard", *names),
+                },
+                runs=7,
+                cwd=work,
+                env=env,
+            ),
+        )
+
+
+if __name__ == "__main__":
+    main()

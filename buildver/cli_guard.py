@@ -1,0 +1,36 @@
+"""``buildver guard``: the pre-commit version guard; thin, printing only.
+
+Registered in ``buildver.cli`` as ``app.command("guard")``. The checks are in ``buildver.guard``, imported inside
+the command so that other commands start fast; the guard itself never imports GitPython (see ``buildver.vcs``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def guard(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            metavar="[FILES]...",
+            help="The files to check (pre-commit passes them); default: every staged file.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Check staged Build.version, header, packages and .modules manifests (the pre-commit hook)."""
+    from buildver.guard import run_guard
+
+    report = run_guard(Path.cwd(), files)
+    if report is None:
+        print("buildver guard: not in a git repository; nothing to check")
+        return
+    for finding in report.findings:
+        print(finding)
+    print(report.summary)
+    if report.errors:
+        raise typer.Exit(1)

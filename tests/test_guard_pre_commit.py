@@ -1,0 +1,118 @@
+"""``buildver guard`` as other projects run it: the real pre-commit framework, ``pre-commit try-repo`` on buildver.
+
+Slow (about 20 s each: try-repo builds a virtual environment with buildver in a throwaway cache on every run, and
+ignores PRE_COMMIT_HOME), so kept to the issue's three scenarios.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GIT_IDENTITY, GitRepository, git
+
+from buildver.build_version import BuildVersion, render_new_file
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
+UE55_PACKAGE = FIXTURES / "uasset-rs" / "UE55" / "SimpleRefs" / "SimpleRefsRoot.uasset"
+VERSION = BuildVersion(5, 2, 1, 1000, branch_name="++Game+Main")
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+@pytest.fixture(scope="session")
+def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """This checkout as it is now (committed or not, untracked files too), committed into a repository of its own.
+
+    try-repo on the checkout itself would leave out untracked files, and would make a new commit, so a new
+    environment, on every run.
+    """
+    snapshot = tmp_path_factory.mktemp("buildver-snapshot")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    for name in sorted({os.fsdecode(entry) for entry in listed.split(b"\0") if entry}):
+        source = ROOT / name
+        if source.is_file():
+            target = snapshot / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    environment = {**os.environ, **GIT_IDENTITY}
+    subprocess.run(["git", "init", "--quiet"], cwd=snapshot, check=True, env=environment)
+    subprocess.run(["git", "add", "--all"], cwd=snapshot, check=True, env=environment)
+    subprocess.run(
+        ["git", "commit", "--quiet", "--no-verify", "-m", "snapshot"], cwd=snapshot, check=True, env=environment
+    )
+    return snapshot, git(snapshot, "rev-parse", "HEAD")
+
+
+def try_repo(project: Path, hook_repository: tuple[Path, str]) -> subprocess.CompletedProcess[str]:
+    """Run the hook on what ``project`` stages (try-repo keeps a throwaway cache, whatever PRE_COMMIT_HOME says)."""
+    repository, ref = hook_repository
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(repository), "buildver-guard", "--ref", ref],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **GIT_IDENTITY},
+        timeout=600,
+    )
+
+
+def project(git_repository: GitRepository) -> Path:
+    root = git_repository(commits=0)
+    (root / "Build").mkdir()
+    (root / "Build" / "Build.version").write_text(render_new_file(VERSION))
+    git(root, "add", "Build/Build.version")
+    git(root, "commit", "--quiet", "-m", "first")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("changelist", "verdict", "message"),
+    [
+        (999, "Failed", "Build/Build.version: error: Changelist goes backwards: 1000 in HEAD, 999 staged"),
+        (1001, "Passed", ""),
+    ],
+)
+def test_pre_commit_refuses_a_version_moving_backwards_and_passes_a_good_one(
+    git_repository: GitRepository,
+    hook_repository: tuple[Path, str],
+    changelist: int,
+    verdict: str,
+    message: str,
+) -> None:
+    root = project(git_repository)
+    (root / "Build" / "Build.version").write_text(render_new_file(VERSION.replace(changelist=changelist)))
+    git(root, "add", "Build/Build.version")
+    result = try_repo(root, hook_repository)
+    assert result.returncode == (1 if verdict == "Failed" else 0), result.stdout + result.stderr
+    assert re.search(rf"^buildver guard\.+{verdict}$", result.stdout, re.MULTILINE), result.stdout
+    assert message in result.stdout
+
+
+def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
+    git_repository: GitRepository, hook_repository: tuple[Path, str]
+) -> None:
+    if not UE55_PACKAGE.is_file():
+        pytest.skip(f"the real Unreal packages are not here: {FIXTURES}")
+    root = project(git_repository)
+    (root / "Content").mkdir()
+    shutil.copyfile(UE55_PACKAGE, root / "Content" / "FromUE55.uasset")
+    git(root, "add", "Content/FromUE55.uasset")
+    result = try_repo(root, hook_repository)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        "Content/FromUE55.uasset: error: saved by a newer engine than 5.2.1-1000+++Game+Main: saved as compatible "
+        "with 5.5.0-37670630+++UE5+Release-5.5" in result.stdout
+    )
