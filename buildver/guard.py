@@ -523,8 +523,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     for path in packages:
         if path not in unstaged:
             warn_empty = warn_empty_of_ini[ini_of_package.get(path)]
-            findings += _check_package_file(path, root / path, engine, warn_empty, settings)
-    lfs_store: Path | None = None
+            findings += _check_package_file(path, root / path, engine, warn_empty, settings, root)
     for spec, data in blob_stream:
         path = spec[1:]
         if data is None:
@@ -534,23 +533,8 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
         oid = _lfs_object_id(data)
         if oid is None:
             findings += check_package(path, data, engine, warn_empty=warn_empty, settings=settings)
-            continue
-        if lfs_store is None:
-            from buildver.vcs import git_common_dir
-
-            lfs_store = git_common_dir(root) / "lfs" / "objects"
-        stored = lfs_store / oid[:2] / oid[2:4] / oid
-        if stored.is_file():
-            findings += _check_package_file(path, stored, engine, warn_empty, settings)
         else:
-            findings += [
-                Finding(path, Severity.WARNING, finding.message, finding.check)
-                for finding in settings.finding(
-                    "package-unreadable",
-                    path,
-                    "not checked: a Git LFS pointer whose object is not in the local LFS store",
-                )
-            ]
+            findings += _check_lfs_package(root, path, oid, engine, warn_empty, settings)
     order = {check.key: index for index, check in enumerate(CHECKS)}
     findings.sort(key=lambda finding: (finding.path, order[finding.check]))
     return GuardReport(tuple(findings), len(checked))
@@ -563,17 +547,46 @@ def _zero_engine_version_warning(data: bytes) -> bool:
 
 
 def _check_package_file(
-    path: str, file: Path, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+    path: str,
+    file: Path,
+    engine: EngineVersion | None,
+    warn_empty: bool,
+    settings: GuardSettings,
+    root: Path | None = None,
 ) -> list[Finding]:
-    """The findings about the package stored in ``file``, reading only its header."""
+    """The findings about the package stored in ``file``, reading only its header; ``root``: a work-tree file."""
     from buildver.errors import PackageFormatError
     from buildver.package import read_package_summary
 
     try:
         summary = read_package_summary(file)
     except PackageFormatError as exc:
+        if exc.not_a_package:
+            # A Git LFS checkout without its content (GIT_LFS_SKIP_SMUDGE) keeps the pointer in the work tree.
+            with open(file, "rb") as stream:
+                oid = _lfs_object_id(stream.read(LFS_POINTER_MAX_SIZE + 1))
+            if oid is not None and root is not None:
+                return _check_lfs_package(root, path, oid, engine, warn_empty, settings)
         return _unreadable(path, exc.offset, exc.reason, exc.not_a_package, settings)
     return check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+
+
+def _check_lfs_package(
+    root: Path, path: str, oid: str, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+) -> list[Finding]:
+    """A package kept in Git LFS: its index entry is a pointer, and ``git add`` put the content in the LFS store."""
+    from buildver.vcs import git_common_dir
+
+    stored = git_common_dir(root) / "lfs" / "objects" / oid[:2] / oid[2:4] / oid
+    if stored.is_file():
+        return _check_package_file(path, stored, engine, warn_empty, settings)
+    # Not an error: the content exists elsewhere (the LFS server), only this clone cannot show it.
+    return [
+        Finding(path, Severity.WARNING, finding.message, finding.check)
+        for finding in settings.finding(
+            "package-unreadable", path, "not checked: a Git LFS pointer whose object is not in the local LFS store"
+        )
+    ]
 
 
 def _header_path(root: Path, engine_path: str | None, configured: Path | None) -> tuple[str | None, bool]:

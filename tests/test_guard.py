@@ -462,3 +462,19 @@ def test_guard_reads_a_package_changed_after_staging_from_its_staged_blob(
     stage(repo, {"Content/A.uasset": fixture(staged)})
     write(repo, {"Content/A.uasset": fixture(working)})
     assert run_command(repo, monkeypatch, "Content/A.uasset")[0] == code
+
+
+def test_guard_reads_a_git_lfs_pointer_left_in_the_work_tree_from_the_lfs_store(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commit(repo, {"Build/Build.version": version_bytes(UE52_SOURCE)})
+    content = fixture(UE55_PACKAGE)
+    oid = hashlib.sha256(content).hexdigest()
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{oid}\nsize {len(content)}\n".encode()
+    stage(repo, {"Content/Lfs.uasset": pointer})  # as a checkout with GIT_LFS_SKIP_SMUDGE leaves it
+    store = repo / ".git" / "lfs" / "objects" / oid[:2] / oid[2:4]
+    store.mkdir(parents=True)
+    (store / oid).write_bytes(content)
+    code, lines = run_command(repo, monkeypatch)
+    assert code == 1
+    assert "FileVersionUE5 1013 is newer than 5.2 writes" in lines[0]
