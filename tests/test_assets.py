@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,10 @@ class TestClassify:
             "compatible_with": "5.5.0-37670630+++UE5+Release-5.5",
             "error": None,
         }
+
+    def test_results_survive_pickling_between_processes(self, tmp_path: Path) -> None:
+        result = scan_file(write_package(tmp_path, ERAS["-8"]), ENGINE_55)
+        assert pickle.loads(pickle.dumps(result)) == result
 
     def test_only_newer_engine_and_corrupt_are_failures(self) -> None:
         assert {status for status in ScanStatus if status.is_failure} == {ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT}
