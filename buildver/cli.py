@@ -12,17 +12,11 @@ from typing import Annotated
 
 import typer
 
+from buildver.cli_common import FileOption, JsonFlag, new_app, parse_version, print_json
 from buildver.engine_version import EngineVersion, VersionComparison
 from buildver.errors import BuildverError
 
-app = typer.Typer(
-    name="buildver",
-    help="Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.",
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+app = new_app("Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.", "buildver")
 
 
 def _register_sub_apps() -> None:
@@ -36,28 +30,9 @@ def _register_sub_apps() -> None:
 
 _register_sub_apps()
 
-FileOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--file",
-        "-f",
-        help="The Build.version to use; default: Build/Build.version or Engine/Build/Build.version here or above.",
-        show_default=False,
-    ),
-]
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
-
-
-def _parse_version(text: str) -> EngineVersion:
-    try:
-        return EngineVersion.parse(text)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
-
-
 VersionArgument = Annotated[
     EngineVersion,
-    typer.Argument(parser=_parse_version, metavar="VERSION", help="MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"),
+    typer.Argument(parser=parse_version, metavar="VERSION", help="MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"),
 ]
 
 
@@ -69,7 +44,7 @@ def show(file: FileOption = None, json_output: JsonFlag = False) -> None:
 
     version_file = load_build_version(file)
     if json_output:
-        _print_json(version_file_fields(version_file))
+        print_json(version_file_fields(version_file))
     else:
         sys.stdout.write(describe_version_file(version_file))
 
@@ -236,7 +211,7 @@ def update_local(
     if json_output:
         fields = version_file_fields(parse_build_version(plan.changes[0].new, version_path))
         fields["FilesChanged"] = [str(change.path) for change in plan.changes if change.changed]
-        _print_json(fields)
+        print_json(fields)
     elif dry_run:
         sys.stdout.write("".join(change.diff() for change in plan.changes) or "nothing to change\n")
     else:
@@ -300,12 +275,6 @@ def guard_command(files: Annotated[list[Path] | None, typer.Argument(show_defaul
     from buildver.cli_guard import guard
 
     guard(files)
-
-
-def _print_json(document: object) -> None:
-    import json
-
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
+from buildver.cli_common import FileOption, new_app, parse_version
 from buildver.engine_version import EngineVersion
 from buildver.errors import UsageError
 
@@ -22,20 +23,7 @@ if TYPE_CHECKING:
 
     from buildver.assets import ScanResult, ScanStatus
 
-assets_app = typer.Typer(
-    help="Unreal package files: which ones this engine can load.",
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-
-
-def _parse_version(text: str) -> EngineVersion:
-    try:
-        return EngineVersion.parse(text)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+assets_app = new_app("Unreal package files: which ones this engine can load.")
 
 
 PROGRESS_AFTER_SECONDS = 1.0
@@ -52,21 +40,13 @@ def scan_command(
         EngineVersion | None,
         typer.Option(
             "--against",
-            parser=_parse_version,
+            parser=parse_version,
             metavar="VERSION",
             help="The engine version to check against, instead of the Build.version's.",
             show_default=False,
         ),
     ] = None,
-    file: Annotated[
-        Path | None,
-        typer.Option(
-            "--file",
-            "-f",
-            help="The Build.version to use; default: Build/Build.version or Engine/Build/Build.version here or above.",
-            show_default=False,
-        ),
-    ] = None,
+    file: FileOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON array, one object per file.")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes reading headers.")] = 1,
 ) -> None:

@@ -12,18 +12,13 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
+from buildver.cli_common import new_app, print_json
 from buildver.errors import BuildverError
 
 if TYPE_CHECKING:
     from buildver.serialization import DocumentVersions, Schema
 
-data_app = typer.Typer(
-    name="data",
-    help="Versioned JSON data: show the versions documents were saved with, upgrade them to the latest.",
-    add_completion=False,
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
+data_app = new_app("Versioned JSON data: show the versions documents were saved with, upgrade them to the latest.")
 
 FilesArgument = Annotated[list[Path], typer.Argument(metavar="FILE...", help="JSON documents.", show_default=False)]
 _PROGRESS_FROM = 20  # files; fewer finish before a bar would be read
@@ -78,9 +73,7 @@ def inspect_command(
         else:
             print(f"{path}: {_describe(versions, schema)}")
     if json_output:
-        import json
-
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        print_json(report)
     if exit_code:
         raise typer.Exit(exit_code)
 
