@@ -26,38 +26,45 @@ class RepositoryState:
     def __init__(self, root: Path) -> None:
         self.root = root
 
-    @functools.cached_property
-    def _repository(self) -> Any:
+    def _read(self, reader: Callable[[Any], T]) -> T:
+        """Open the repository, read one value, and close it again.
+
+        GitPython keeps ``git cat-file`` processes running for a Repo until it is closed; closing after each
+        read leaves no process or pipe behind.
+        """
         os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
         import git
 
-        return self._read(lambda: git.Repo(self.root))
-
-    def _read(self, reader: Callable[[], T]) -> T:
-        import git
-
         try:
-            return reader()
+            repository = git.Repo(self.root)
         except (git.GitError, ValueError, OSError) as exc:
-            text = str(exc).strip()
-            message = text.splitlines()[-1] if text else type(exc).__name__
-            raise SourceError(f"{self.root}: cannot read the git repository ({message})") from exc
+            raise self._error(exc) from exc
+        try:
+            return reader(repository)
+        except (git.GitError, ValueError, OSError) as exc:
+            raise self._error(exc) from exc
+        finally:
+            repository.close()
+
+    def _error(self, exc: Exception) -> SourceError:
+        text = str(exc).strip()
+        message = text.splitlines()[-1] if text else type(exc).__name__
+        return SourceError(f"{self.root}: cannot read the git repository ({message})")
 
     @functools.cached_property
     def commit_count(self) -> int:
         """The number of commits reachable from HEAD: buildver's changelist for git."""
-        return self._read(lambda: _commit_count(self._repository))
+        return self._read(_commit_count)
 
     @functools.cached_property
     def branch(self) -> str | None:
         """The checked-out branch, or None for a detached HEAD."""
-        repository = self._repository
-        return self._read(lambda: None if repository.head.is_detached else repository.active_branch.name)
+        return self._read(lambda repository: None if repository.head.is_detached else repository.active_branch.name)
 
     @functools.cached_property
     def remote_name(self) -> str | None:
         """The repository's name from its ``origin`` URL (``git@host:studio/Game.git`` → ``Game``), if any."""
-        return self._read(lambda: _remote_name(self._repository))
+        return self._read(_remote_name)
 
 
 def find_repository_root(start: Path) -> Path | None:
