@@ -6,6 +6,7 @@ functions here, and only when a command actually needs a value from the reposito
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import posixpath
@@ -90,8 +91,24 @@ def _commit_count(repository: Any) -> int:
             f"{repository.working_tree_dir}: the clone is shallow, so its commit count is not a changelist; "
             "fetch the whole history (actions/checkout: fetch-depth: 0) or pass --cl N"
         )
-    # rev-list --count walks the commit graph in C: about 0.1 s for 100,000 commits.
+    _ensure_commit_graph(repository)
     return int(repository.git.rev_list("--count", "HEAD"))
+
+
+def _ensure_commit_graph(repository: Any) -> None:
+    """Write git's commit-graph once when the repository has none, so that counting commits stays fast.
+
+    Without it, ``rev-list --count`` inflates every commit object: 0.59 s for 100,000 commits on this project's
+    benchmark machine, against 0.09 s with it. It is the cache ``git gc`` and ``git maintenance`` write; a
+    repository where it cannot be written (a read-only mirror) is simply counted the slow way.
+    """
+    info = Path(repository.common_dir) / "objects" / "info"
+    if (info / "commit-graph").exists() or (info / "commit-graphs" / "commit-graph-chain").exists():
+        return
+    import git
+
+    with contextlib.suppress(git.GitError, OSError):
+        repository.git.commit_graph("write", "--reachable", "--split")
 
 
 def _remote_name(repository: Any) -> str | None:

@@ -639,3 +639,19 @@ def test_a_shallow_clone_is_refused_as_a_changelist_source(
     assert "the clone is shallow, so its commit count is not a changelist" in err
     assert version.read_bytes() == before
     assert run(capsys, "update-local", "--skip-header", "--cl", "5")[0] == 0
+
+
+def test_counting_commits_leaves_git_a_commit_graph_for_the_next_run(
+    git_repository: GitRepository, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = git_repository("Game", commits=6)
+    version = engine_tree(root)
+    monkeypatch.chdir(root)
+    graphs = root / ".git" / "objects" / "info"
+    assert not list(graphs.glob("commit-graph*"))
+    assert run(capsys, "update-local", "--skip-header", "--branch", "B")[0] == 0
+    assert (graphs / "commit-graphs" / "commit-graph-chain").is_file()
+    assert json.loads(version.read_bytes())["Changelist"] == 6
+    git(root, "commit", "--quiet", "--allow-empty", "-m", "seventh")
+    assert run(capsys, "update-local", "--skip-header", "--branch", "B")[0] == 0
+    assert json.loads(version.read_bytes())["Changelist"] == 7  # a stale graph never hides new commits
