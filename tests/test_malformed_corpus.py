@@ -14,9 +14,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import git
 
 from buildver.cli import main
-from conftest import git
 
 CORPUS = Path(__file__).parent / "data" / "malformed"
 EMPTY_ENGINE_PACKAGE = CORPUS / "empty-engine-version.package"
