@@ -264,9 +264,11 @@ class EngineVersion:
         return text
 
     def __str__(self) -> str:
-        if self.branch:
-            return f"{self.major}.{self.minor}.{self.patch}-{self.changelist}+{self.branch}"
-        return f"{self.major}.{self.minor}.{self.patch}-{self.changelist}"
+        # ToString(Branch), read from the key directly: asset scans print two versions per package.
+        major, minor, patch, changelist, branch, _ = self._key
+        if branch:
+            return f"{major}.{minor}.{patch}-{changelist}+{branch}"
+        return f"{major}.{minor}.{patch}-{changelist}"
 
     @property
     def branch_path(self) -> str:
