@@ -9,6 +9,13 @@ import time
 from collections.abc import Callable, Sequence
 
 PYTHON_PASS = (sys.executable, "-c", "pass")
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "b",
+    "GIT_AUTHOR_EMAIL": "b@example.com",
+    "GIT_COMMITTER_NAME": "b",
+    "GIT_COMMITTER_EMAIL": "b@example.com",
+}
+"""A throwaway identity for the git repositories the benchmarks make."""
 
 
 def wall_times(commands: dict[str, Sequence[str]], runs: int = 21, **kwargs: object) -> dict[str, float]:

@@ -14,22 +14,17 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _timing import GIT_IDENTITY as IDENTITY
 from _timing import PYTHON_PASS, wall_times
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
 VERSION = (ROOT / "tests" / "data" / "build_version" / "ue5.0.3.version").read_bytes()
-IDENTITY = {
-    "GIT_AUTHOR_NAME": "b",
-    "GIT_AUTHOR_EMAIL": "b@example.com",
-    "GIT_COMMITTER_NAME": "b",
-    "GIT_COMMITTER_EMAIL": "b@example.com",
-}
 PACKAGES = 1_000
 
 
 def git(root: Path, *arguments: str) -> None:
-    subprocess.run(["git", *arguments], cwd=root, check=True, env={**os.environ, **IDENTITY})
+    subprocess.run(["git", *arguments], cwd=root, check=True, env={**os.environ, **GIT_IDENTITY})
 
 
 def report(title: str, medians: dict[str, float]) -> None:
@@ -51,7 +46,7 @@ def main() -> None:
         git(work, "commit", "--quiet", "-m", "first")
         version.write_bytes(VERSION.replace(b'"PatchVersion": 3', b'"PatchVersion": 4'))
         git(work, "add", "Build/Build.version")
-        env = {**os.environ, **IDENTITY}
+        env = {**os.environ, **GIT_IDENTITY}
         report(
             "guard on a commit that stages Build.version (target: at most 12x python -c pass):",
             wall_times(

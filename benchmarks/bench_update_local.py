@@ -13,16 +13,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from _timing import GIT_IDENTITY as IDENTITY
 from _timing import PYTHON_PASS, wall_times
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = (ROOT / "tests" / "data" / "build_version" / "ue5.0.3.version").read_bytes()
-IDENTITY = {
-    "GIT_AUTHOR_NAME": "b",
-    "GIT_AUTHOR_EMAIL": "b@example.com",
-    "GIT_COMMITTER_NAME": "b",
-    "GIT_COMMITTER_EMAIL": "b@example.com",
-}
 
 
 def make_history(root: Path, commits: int) -> None:
@@ -49,7 +44,7 @@ def main() -> None:
         (work / "Build").mkdir()
         version = work / "Build" / "Build.version"
         version.write_bytes(VERSION)
-        env = {**os.environ, **IDENTITY, "uebp_BuildRoot_P4": "//Game/Main"}
+        env = {**os.environ, **GIT_IDENTITY, "uebp_BuildRoot_P4": "//Game/Main"}
         medians = wall_times(
             {
                 "python -c pass": PYTHON_PASS,

@@ -27,7 +27,16 @@ from pathlib import Path
 
 from buildver.errors import LockTimeoutError, WriteError
 
-__all__ = ["FileChange", "apply_changes", "locked", "recover", "remove_leftovers", "transaction", "write_atomic"]
+__all__ = [
+    "FileChange",
+    "apply_changes",
+    "locked",
+    "read_existing",
+    "recover",
+    "remove_leftovers",
+    "transaction",
+    "write_atomic",
+]
 
 TEMP_SUFFIX = ".buildver-tmp"
 """Temporary and backup files end with this, so that a later run can recognise and remove leftovers."""
@@ -189,12 +198,18 @@ def transaction(folder: Path, timeout: float = 30.0) -> Iterator[Path]:
         yield journal
 
 
+def read_existing(path: Path) -> bytes | None:
+    """A file's bytes, or None when it does not exist yet (any other OSError is the caller's to report)."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
 def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:
     """Write one file atomically when its content differs; return whether it was written."""
     try:
-        old: bytes | None = path.read_bytes()
-    except FileNotFoundError:
-        old = None
+        old = read_existing(path)
     except OSError as exc:
         raise WriteError(f"{path}: cannot read ({exc.strerror})") from exc
     return bool(apply_changes([FileChange(path, old, data)], force=force))

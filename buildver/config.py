@@ -155,19 +155,17 @@ def init_config(folder: Path, version_path: Path) -> Path:
     import tomlkit
     import tomlkit.exceptions
 
-    from buildver.changes import FileChange, apply_changes
+    from buildver.changes import FileChange, apply_changes, read_existing
 
     pyproject = folder / "pyproject.toml"
     target = pyproject if pyproject.is_file() else folder / "buildver.toml"
     try:
-        old: bytes | None = target.read_bytes()
-    except FileNotFoundError:
-        old = None
+        old = read_existing(target)
+        text = "" if old is None else old.decode("utf-8")
     except OSError as exc:
         raise ConfigError(f"{target}: cannot read ({exc.strerror})") from exc
-    text = "" if old is None else old.decode("utf-8", errors="strict") if _is_utf8(old) else None
-    if text is None:
-        raise ConfigError(f"{target}: the file is not UTF-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{target}: byte {exc.start}: the file is not UTF-8") from exc
     try:
         existing = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:
@@ -186,11 +184,3 @@ def init_config(folder: Path, version_path: Path) -> Path:
     tomlkit.parse(new_text)  # the result must stay valid TOML
     apply_changes([FileChange(target, old, new_text.encode("utf-8"))])
     return target
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version
-from buildver.changes import FileChange, apply_changes, transaction
+from buildver.changes import FileChange, apply_changes, read_existing, transaction
 from buildver.config import Config
 from buildver.depot import (
     Repository,
@@ -141,9 +141,7 @@ def plan_header(path: Path, record: BuildVersion, build: str | None) -> FileChan
     from buildver.header import header_for
 
     try:
-        old: bytes | None = path.read_bytes()
-    except FileNotFoundError:
-        old = None
+        old = read_existing(path)
     except OSError as exc:
         raise HeaderError(f"{path}: cannot read the header ({exc.strerror})") from exc
     try:
