@@ -14,8 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _timing import GIT_IDENTITY as IDENTITY
-from _timing import PYTHON_PASS, wall_times
+from _timing import GIT_IDENTITY, PYTHON_PASS, wall_times
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"

@@ -13,8 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _timing import GIT_IDENTITY as IDENTITY
-from _timing import PYTHON_PASS, wall_times
+from _timing import GIT_IDENTITY, PYTHON_PASS, wall_times
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = (ROOT / "tests" / "data" / "build_version" / "ue5.0.3.version").read_bytes()
