@@ -48,7 +48,9 @@ class Field:
     def check(self, value: object) -> str | None:
         """Why ``value`` cannot be this field's value as read from JSON, or None when it can."""
         if self.kind == "string":
-            return None if isinstance(value, str) else f"must be a string, not {_json_repr(value)}"
+            if not isinstance(value, str):
+                return f"must be a string, not {_json_repr(value)}"
+            return _unencodable(value)
         if isinstance(value, bool):
             # Unreal's C# reader silently reads true as 0, its C++ reader fails: refuse rather than guess.
             return f"must be {'0 or 1' if self.kind == 'flag' else 'an integer'}, not {_json_repr(value)}"
@@ -79,6 +81,16 @@ FIELDS: tuple[Field, ...] = (
 """Every key Unreal knows, in the order Unreal 5 writes them."""
 
 _FIELDS_BY_FOLDED_NAME = {field.name.lower(): field for field in FIELDS}
+
+
+def _unencodable(text: str) -> str | None:
+    """Why ``text`` cannot be written as UTF-8: a lone surrogate (from a ``\\ud800`` escape, or an undecodable
+    byte in a command-line argument or environment variable), or None."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return f"must be text UTF-8 can encode, not {text!r} (character {exc.start} is a lone surrogate)"
+    return None
 
 
 def _json_repr(value: object) -> str:

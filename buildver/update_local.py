@@ -28,7 +28,7 @@ from buildver.depot import (
     resolve_changelist,
     resolve_compatible_changelist,
 )
-from buildver.errors import HeaderError, UsageError, WriteError
+from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
 
 __all__ = ["UpdatePlan", "UpdateRequest", "find_header", "github_output", "plan_header", "plan_update", "update_local"]
 
@@ -120,7 +120,8 @@ def plan_update(
     elif request.new_build_id:
         build_id = str(uuid.uuid4())
         sources["BuildId"] = "--new-build-id"
-    record = old.replace(
+    record = _new_record(
+        version_file,
         changelist=changelist.value,
         compatible_changelist=compatible,
         is_licensee_version=licensee,
@@ -134,6 +135,14 @@ def plan_update(
         header = find_header(version_file.path, request.header, config.header)
         changes.append(plan_header(header, record, request.build))
     return UpdatePlan(version_file, record, sources, tuple(changes))
+
+
+def _new_record(version_file: VersionFile, **changes: object) -> BuildVersion:
+    """The file's record with ``changes``; a value Build.version cannot hold is an error naming the file."""
+    try:
+        return version_file.record.replace(**changes)
+    except InvalidVersionError as exc:
+        raise InvalidVersionError(f"{version_file.path}: cannot store the new values: {exc}") from exc
 
 
 def plan_header(path: Path, record: BuildVersion, build: str | None) -> FileChange:

@@ -158,6 +158,7 @@ INVALID_FILES = [
     (MINIMAL.encode() % b', "X": {"a": 1, "a": 2}', "duplicate key 'a' in a nested object"),
     (b'{"MajorVersion": 4, "BranchName": "a\nb"}', "line 1, column 37: invalid control character in 'BranchName'"),
     (b'{"MajorVersion": 4 /* c */}', "line 1, column 20: expected ',' or '}', found '/'"),
+    (MINIMAL.encode() % b', "BranchName": "\\ud800"', "BranchName must be text UTF-8 can encode, not '\\ud800'"),
 ]
 
 

@@ -430,6 +430,9 @@ def test_github_output_cannot_be_injected_through_a_branch_name() -> None:
 
 
 BAD_INPUT_CASES = [
+    # Bytes that are not UTF-8 in an argument or variable reach Python as lone surrogates.
+    (("--branch", "bad\udcffname"), {}, 1, "BranchName must be text UTF-8 can encode, not 'bad\\udcffname'"),
+    (("--build", "\udcfe"), {}, 1, "cannot store the new values: BuildVersion must be text UTF-8 can encode"),
     (("--cl", "-5"), {}, 2, "Invalid value for '--cl': -5 is not in the range 0<=x<=2147483647"),
     (("--cl", "abc"), {}, 2, "Invalid value for '--cl': 'abc'"),
     (("--cl", "2147483648"), {}, 2, "2147483648 is not in the range 0<=x<=2147483647"),

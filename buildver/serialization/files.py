@@ -34,11 +34,30 @@ def _no_constant(name: str) -> Any:
 
 def _parse(text: str, source: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        document = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise DocumentError(f"{source}: line {exc.lineno}, column {exc.colno}: {exc.msg.lower()}") from exc
     except ValueError as exc:
         raise DocumentError(f"{source}: {exc}") from exc
+    # Only a \uD800-\uDFFF escape can put a lone surrogate in a string, and saving it back would fail.
+    if "\\u" in text:
+        _refuse_lone_surrogates(document, source, "$")
+    return document
+
+
+def _refuse_lone_surrogates(value: Any, source: str, path: str) -> None:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise DocumentError(f"{source}: {path}: {value!r} holds a lone surrogate, which is not text") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_lone_surrogates(key, source, path)
+            _refuse_lone_surrogates(item, source, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_lone_surrogates(item, source, f"{path}[{index}]")
 
 
 def _read_bytes(path: Path) -> bytes:
