@@ -183,12 +183,10 @@ def update_local(
     Unreal's spelling works too: -CL=123 -CompatibleCL=100 -Build=Nightly -SkipHeader -Licensee -Promoted=1
     -Branch=++UE5+Main.
     """
-    import os
-
     from buildver.build_version import find_build_version, parse_build_version
     from buildver.config import load_config
     from buildver.report import version_file_fields
-    from buildver.update_local import UpdateRequest, append_github_output
+    from buildver.update_local import UpdateRequest
     from buildver.update_local import update_local as run_update
 
     config = load_config()
@@ -220,8 +218,6 @@ def update_local(
             shown = [repr(value) if isinstance(value, str) else str(int(value)) for value in (old, new)]  # type: ignore[call-overload]
             print(f"{version_path}: {name} {shown[0]} -> {shown[1]}" + (f" ({source})" if source else ""))
         print("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
-    if not dry_run and os.environ.get("GITHUB_OUTPUT"):
-        append_github_output(Path(os.environ["GITHUB_OUTPUT"]), plan.record)
 
 
 @app.command("header")

@@ -12,12 +12,14 @@ Unreal's rules (``../shared/reference/ue-build-versioning.md`` section 2, 4.25/5
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version
 from buildver.changes import FileChange, apply_changes, read_existing, transaction
@@ -168,14 +170,25 @@ def update_local(
     environment: Mapping[str, str] | None = None,
     dry_run: bool = False,
 ) -> tuple[UpdatePlan, list[Path]]:
-    """Plan and (unless ``dry_run``) apply the update under the version folder's lock; return what was written."""
+    """Plan and (unless ``dry_run``) apply the update under the version folder's lock; return what was written.
+
+    When ``GITHUB_OUTPUT`` names a file, it is opened before anything is written (so that a file that cannot
+    take the outputs fails the run while every file is unchanged) and the outputs are appended after.
+    """
     environment = os.environ if environment is None else environment
-    with transaction(version_path.parent) as journal:
-        version_file = load_build_version(version_path)
-        plan = plan_update(version_file, request, config=config, environment=environment)
-        if dry_run:
-            return plan, []
-        return plan, apply_changes(plan.changes, force=request.force, journal=journal)
+    with contextlib.ExitStack() as stack:
+        outputs = None
+        if not dry_run and environment.get("GITHUB_OUTPUT"):
+            outputs = stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"])))
+        with transaction(version_path.parent) as journal:
+            version_file = load_build_version(version_path)
+            plan = plan_update(version_file, request, config=config, environment=environment)
+            if dry_run:
+                return plan, []
+            written = apply_changes(plan.changes, force=request.force, journal=journal)
+        if outputs is not None:
+            outputs.write(github_output(plan.record))
+        return plan, written
 
 
 def github_output(record: BuildVersion) -> str:
@@ -200,10 +213,9 @@ def github_output(record: BuildVersion) -> str:
     return "".join(lines)
 
 
-def append_github_output(path: Path, record: BuildVersion) -> None:
-    """Append :func:`github_output` to the file GitHub Actions names in ``GITHUB_OUTPUT``."""
+def _open_github_output(path: Path) -> TextIO:
+    """The file GitHub Actions names in ``GITHUB_OUTPUT``, opened for appending."""
     try:
-        with path.open("a", encoding="utf-8") as stream:
-            stream.write(github_output(record))
+        return path.open("a", encoding="utf-8")
     except OSError as exc:
-        raise WriteError(f"{path}: cannot append to GITHUB_OUTPUT ({exc.strerror})") from exc
+        raise WriteError(f"{path}: cannot append to GITHUB_OUTPUT ({exc.strerror}); nothing was written") from exc

@@ -658,3 +658,19 @@ def test_counting_commits_leaves_git_a_commit_graph_for_the_next_run(
     git(root, "commit", "--quiet", "--allow-empty", "-m", "seventh")
     assert run(capsys, "update-local", "--skip-header", "--branch", "B")[0] == 0
     assert json.loads(version.read_bytes())["Changelist"] == 7  # a stale graph never hides new commits
+
+
+def test_a_github_output_that_cannot_be_written_fails_before_any_file_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = engine_tree(tmp_path)
+    (tmp_path / "outputs").mkdir()
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "outputs"))
+    before = snapshot(tmp_path)
+    code, out, err = run(capsys, "update-local", "-f", str(version), "--cl", "77", "--branch", "B")
+    assert (code, out) == (3, "")
+    assert (
+        err
+        == f"buildver: error: {tmp_path / 'outputs'}: cannot append to GITHUB_OUTPUT (Is a directory); nothing was written\n"
+    )
+    assert snapshot(tmp_path) == before
