@@ -669,8 +669,6 @@ def test_a_github_output_that_cannot_be_written_fails_before_any_file_changes(
     before = snapshot(tmp_path)
     code, out, err = run(capsys, "update-local", "-f", str(version), "--cl", "77", "--branch", "B")
     assert (code, out) == (3, "")
-    assert (
-        err
-        == f"buildver: error: {tmp_path / 'outputs'}: cannot append to GITHUB_OUTPUT (Is a directory); nothing was written\n"
-    )
+    outputs = tmp_path / "outputs"
+    assert err == f"buildver: error: {outputs}: cannot append to GITHUB_OUTPUT (Is a directory); nothing was written\n"
     assert snapshot(tmp_path) == before
