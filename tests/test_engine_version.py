@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -274,3 +275,19 @@ def test_exact_match_compares_branch_case_insensitively_like_fstring() -> None:
 
 def test_branch_path_turns_plus_into_slash() -> None:
     assert V("4.19.0-1+++UE4+Release-4.19").branch_path == "//UE4/Release-4.19"
+
+
+def test_current_and_compatible_with_read_a_build_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "Engine" / "Build").mkdir(parents=True)
+    version = tmp_path / "Engine" / "Build" / "Build.version"
+    version.write_text(
+        '{"MajorVersion": 4, "MinorVersion": 27, "PatchVersion": 2, "Changelist": 18319896,'
+        ' "CompatibleChangelist": 17155196, "IsLicenseeVersion": 0, "BranchName": "++UE4+Release-4.27"}'
+    )
+    assert EngineVersion.current(version) == V("4.27.2-18319896+++UE4+Release-4.27")
+    # CompatibleWith: the effective compatible changelist, and patch 0 for an Epic build.
+    assert EngineVersion.compatible_with(version) == V("4.27.0-17155196+++UE4+Release-4.27")
+    monkeypatch.chdir(tmp_path / "Engine")
+    assert EngineVersion.current() == V("4.27.2-18319896+++UE4+Release-4.27")
+    version.write_text(version.read_text().replace('"IsLicenseeVersion": 0', '"IsLicenseeVersion": 1'))
+    assert EngineVersion.compatible_with() == licensee("4.27.2-17155196+++UE4+Release-4.27")
