@@ -239,9 +239,7 @@ def _encode_value(field: Field, value: object) -> str:
 
 def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion) -> str:
     members_by_field = {
-        _FIELDS_BY_FOLDED_NAME[m.key.lower()].name: (index, m)
-        for index, m in enumerate(layout.members)
-        if m.key.lower() in _FIELDS_BY_FOLDED_NAME
+        _FIELDS_BY_FOLDED_NAME[m.key.lower()].name: m for m in layout.members if m.key.lower() in _FIELDS_BY_FOLDED_NAME
     }
     edits: list[tuple[int, int, str]] = []
     for position, field in enumerate(FIELDS):
@@ -250,7 +248,7 @@ def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion) ->
         if value == getattr(old, field.attribute):
             continue
         if field.name in members_by_field:
-            member = members_by_field[field.name][1]
+            member = members_by_field[field.name]
             edits.append((member.value_start, member.value_end, _encode_value(field, value)))
         elif value != _default(field):
             edits.append(_insertion(layout, members_by_field, FIELDS[:position], field, value))
@@ -263,7 +261,7 @@ def _default(field: Field) -> object:
 
 def _insertion(
     layout: JsonLayout,
-    members_by_field: dict[str, tuple[int, Member]],
+    members_by_field: dict[str, Member],
     preceding: tuple[Field, ...],
     field: Field,
     value: object,
@@ -273,7 +271,7 @@ def _insertion(
     newline_indent = layout.newline + layout.indent
     for earlier in reversed(preceding):
         if earlier.name in members_by_field:
-            end = members_by_field[earlier.name][1].value_end
+            end = members_by_field[earlier.name].value_end
             return (end, end, "," + newline_indent + entry)
     if layout.members:
         start = layout.members[0].key_start
