@@ -268,16 +268,15 @@ def _insertion(
 ) -> tuple[int, int, str]:
     """Insert a missing key after the nearest key that Unreal writes before it, in the file's own style."""
     entry = f'"{field.name}"{layout.separator}{_encode_value(field, value)}'
-    newline_indent = layout.newline + layout.indent
     for earlier in reversed(preceding):
         if earlier.name in members_by_field:
             end = members_by_field[earlier.name].value_end
-            return (end, end, "," + newline_indent + entry)
+            return (end, end, layout.member_separator + entry)
     if layout.members:
         start = layout.members[0].key_start
-        return (start, start, entry + "," + newline_indent)
+        return (start, start, entry + layout.member_separator)
     end = layout.object_start
-    return (end, end, newline_indent + entry + layout.newline)
+    return (end, end, layout.newline + layout.indent + entry + layout.newline)
 
 
 def parse_build_version(data: bytes, path: Path) -> VersionFile:

@@ -49,6 +49,9 @@ class JsonLayout:
     newline: str
     indent: str
     separator: str
+    """Between a key and its value, e.g. ``": "``."""
+    member_separator: str
+    """Between one member and the next, e.g. ``",\n\t"`` or ``", "`` in a one-line file."""
     object_start: int
     """Index just after the opening ``{``."""
 
@@ -136,13 +139,18 @@ def parse_object(text: str) -> JsonLayout:
     end = _skip_whitespace(text, index + 1)
     if end != len(text):
         raise JsonLayoutError(f"unexpected {_describe(text, end)} after the closing '}}'", text, end)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    indent = _detect_indent(text, members)
     return JsonLayout(
         text=text,
         members=tuple(members),
         bom=bom,
-        newline="\r\n" if "\r\n" in text else "\n",
-        indent=_detect_indent(text, members),
+        newline=newline,
+        indent=indent,
         separator=_detect_separator(text, members),
+        member_separator=(
+            text[members[0].value_end : members[1].key_start] if len(members) > 1 else "," + newline + indent
+        ),
         object_start=object_start,
     )
 

@@ -343,3 +343,10 @@ def test_mutated_real_files_raise_only_version_file_error_and_round_trip_when_va
         assert "\n" not in str(result)
     else:
         assert result.render() == bytes(mutated)
+
+
+def test_a_key_inserted_into_a_one_line_file_stays_on_that_line() -> None:
+    data = b'{"MajorVersion": 5, "MinorVersion": 1, "PatchVersion": 0}\n'
+    version_file = parse_build_version(data, FILE)
+    saved = version_file.render(version_file.record.replace(changelist=7))
+    assert saved == b'{"MajorVersion": 5, "MinorVersion": 1, "PatchVersion": 0, "Changelist": 7}\n'
