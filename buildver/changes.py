@@ -161,23 +161,17 @@ def recover(journal: Path) -> list[Path]:
     """
     folders = {journal.parent}
     completed: list[Path] = []
-    try:
-        document = json.loads(journal.read_bytes())
-    except FileNotFoundError:
-        document = None
-    except (OSError, ValueError) as exc:
-        raise WriteError(f"{journal}: unreadable recovery journal ({exc}); remove it after checking the files") from exc
-    if document is not None:
-        for entry in document.get("entries", []):
-            target, temp = Path(entry["target"]), Path(entry["temp"])
+    entries = _read_journal(journal)
+    if entries is not None:
+        for target, temp, old in entries:
             folders.add(target.parent)
-            if not temp.exists():
+            if not temp.is_file() or temp.is_symlink():
                 continue  # already renamed before the run was killed
             try:
                 current: bytes | None = target.read_bytes()
             except FileNotFoundError:
                 current = None
-            if _digest(current) == entry.get("old"):
+            if _digest(current) == old:
                 os.replace(temp, target)
                 completed.append(target)
         for folder in folders:
@@ -187,6 +181,43 @@ def recover(journal: Path) -> list[Path]:
     for folder in folders:
         remove_leftovers(folder)
     return completed
+
+
+def _read_journal(journal: Path) -> list[tuple[Path, Path, str | None]] | None:
+    """The journal's ``(target, temporary file, digest of the old content)`` entries, or None when there is none.
+
+    The journal lies in a folder anyone may commit to, so it is trusted no further than buildver writes it: each
+    temporary file sits beside its target under buildver's own name for it, and every target lies inside the
+    folder that holds the journal's folder (the project or engine root).
+    """
+    try:
+        data = journal.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise WriteError(f"{journal}: cannot read the recovery journal ({exc.strerror})") from exc
+    root = journal.parent.parent.resolve()
+    try:
+        document = json.loads(data)
+        if not isinstance(document, dict) or document.get("buildver-journal") != 1:
+            raise ValueError("not a buildver journal")
+        entries = []
+        for entry in document["entries"]:
+            target, temp, old = Path(entry["target"]), Path(entry["temp"]), entry["old"]
+            if old is not None and not isinstance(old, str):
+                raise ValueError(f"the digest of {target} is not text")
+            if temp.parent != target.parent or not (
+                temp.name.startswith(f".{target.name}.") and temp.name.endswith(TEMP_SUFFIX)
+            ):
+                raise ValueError(f"{temp} is not a temporary file of {target}")
+            if not target.resolve().is_relative_to(root):
+                raise ValueError(f"{target} lies outside {root}")
+            entries.append((target, temp, old))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+        raise WriteError(
+            f"{journal}: unreadable recovery journal ({exc}); remove it after checking the files it names"
+        ) from exc
+    return entries
 
 
 @contextlib.contextmanager
@@ -217,6 +248,10 @@ def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:
 
 def _check_target(change: FileChange, force: bool) -> int:
     """The permission bits the new file gets; refuses read-only or changed targets."""
+    if change.path.is_symlink():
+        # Writing would replace the link with a file (and leave the file it names unchanged); writing through it
+        # could reach outside the repository. The caller can pass the file the link names instead.
+        raise WriteError(f"{change.path}: is a symbolic link; pass the file it points to; nothing was written")
     try:
         current = change.path.read_bytes()
         mode = stat.S_IMODE(change.path.stat().st_mode)
@@ -290,10 +325,10 @@ def _fsync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def remove_leftovers(folder: Path) -> list[Path]:
-    """Remove temporary files a killed run left in ``folder``; return what was removed."""
+def remove_leftovers(folder: Path, name: str | None = None) -> list[Path]:
+    """Remove temporary files a killed run left in ``folder`` (only those of the file ``name``, when given)."""
     removed = []
-    for leftover in folder.glob(f".*{TEMP_SUFFIX}"):
+    for leftover in folder.glob(f".{name or ''}*{TEMP_SUFFIX}"):
         with contextlib.suppress(FileNotFoundError):
             leftover.unlink()
             removed.append(leftover)

@@ -229,14 +229,14 @@ def header_command(
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
     from buildver.build_version import find_build_version, load_build_version
-    from buildver.changes import apply_changes, locked, transaction
+    from buildver.changes import apply_changes, remove_leftovers
     from buildver.config import load_config
-    from buildver.update_local import find_header, plan_header
+    from buildver.update_local import find_header, plan_header, version_file_lock
 
     config = load_config()
     version_path = file or config.version_file or find_build_version()
     # --check writes nothing, not even the completion of a killed run's changes: it only takes the lock.
-    with locked(version_path.parent) if check else transaction(version_path.parent) as journal:
+    with version_file_lock(version_path, write=not check) as journal:
         version_file = load_build_version(version_path)
         record = version_file.record
         header_path = find_header(version_file.path, header, config.header)
@@ -248,6 +248,7 @@ def header_command(
                 raise typer.Exit(1)
             print(f"{change.path}: up to date")
             return
+        remove_leftovers(change.path.parent, change.path.name)
         written = apply_changes([change], force=force, journal=journal)
     print(f"wrote {change.path}" if written else f"{change.path}: up to date")
 
@@ -292,7 +293,24 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("buildver: error: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:
+        # Only the output can fail this way (a full disk, a closed pipe): every file is written through
+        # buildver.changes, which reports its own errors. Later writes to stdout go nowhere instead of failing again.
+        _silence_stdout()
+        if not isinstance(exc, BrokenPipeError):
+            print(f"buildver: error: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
+        return 1
     return result if isinstance(result, int) else 0
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def run() -> None:

@@ -56,7 +56,13 @@ def _has_buildver_table(pyproject: Path) -> bool:
     except OSError:
         return False
     # A cheap test first: most pyproject.toml files have no buildver table and need not be parsed.
-    return b"buildver" in data and "buildver" in _parse(pyproject, data).get("tool", {})
+    return b"buildver" in data and _nested_table(_parse(pyproject, data)) is not None
+
+
+def _nested_table(document: dict[str, Any]) -> object | None:
+    """``document["tool"]["buildver"]``, or None when there is none (``tool`` may be anything in TOML)."""
+    tool = document.get("tool")
+    return tool.get("buildver") if isinstance(tool, dict) else None
 
 
 def _parse(path: Path, data: bytes) -> dict[str, Any]:
@@ -78,9 +84,9 @@ def load_config(start: Path | None = None) -> Config:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
     document = _parse(path, data)
-    table = document if path.name == "buildver.toml" else document.get("tool", {}).get("buildver", {})
-    if path.name == "buildver.toml" and "tool" in table and "buildver" in table["tool"]:
-        table = table["tool"]["buildver"]
+    nested = _nested_table(document)
+    # buildver.toml holds the settings at its top level, or under [tool.buildver] like pyproject.toml.
+    table = document if path.name == "buildver.toml" and nested is None else nested
     where = "" if path.name == "buildver.toml" else "[tool.buildver] "
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: {where}must be a table")
@@ -170,7 +176,7 @@ def init_config(folder: Path, version_path: Path) -> Path:
         existing = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:
         raise ConfigError(f"{target}: {exc}") from exc
-    if target.name == "pyproject.toml" and "buildver" in existing.get("tool", {}):
+    if target.name == "pyproject.toml" and _nested_table(existing) is not None:
         raise ConfigError(f"{target}: [tool.buildver] is already there; edit it instead")
     if target.name == "buildver.toml" and old is not None:
         raise ConfigError(f"{target}: already exists; edit it instead")
@@ -181,6 +187,11 @@ def init_config(folder: Path, version_path: Path) -> Path:
     section = render_init_section(relative, None)
     separator = "" if not text or text.endswith("\n\n") else "\n" if text.endswith("\n") else "\n\n"
     new_text = text + separator + section
-    tomlkit.parse(new_text)  # the result must stay valid TOML
+    try:
+        tomlkit.parse(new_text)  # the result must stay valid TOML
+    except tomlkit.exceptions.ParseError as exc:
+        raise ConfigError(
+            f"{target}: a [tool.buildver] section cannot be added ({exc}); add the settings to its tool table by hand"
+        ) from exc
     apply_changes([FileChange(target, old, new_text.encode("utf-8"))])
     return target

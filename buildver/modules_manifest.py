@@ -36,6 +36,8 @@ def parse_modules_manifest(data: bytes, path: str) -> ModulesManifest:
         raise ModulesManifestError(f"{path}: byte {exc.start}: the file is not UTF-8") from exc
     except json.JSONDecodeError as exc:
         raise ModulesManifestError(f"{path}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    except (ValueError, RecursionError) as exc:  # an integer of thousands of digits; nesting Python cannot follow
+        raise ModulesManifestError(f"{path}: not a manifest ({str(exc) or type(exc).__name__})") from exc
     if not isinstance(document, dict):
         raise ModulesManifestError(f"{path}: expected a JSON object, not {type(document).__name__}")
     values = {key.lower(): value for key, value in document.items()}

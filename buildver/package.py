@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 import functools
 import os
+import stat
 import struct
 from dataclasses import dataclass, replace
 
@@ -202,7 +203,12 @@ def read_package_summary(path: str | os.PathLike[str]) -> PackageSummary:
     except (OSError, ValueError) as exc:  # ValueError: an embedded NUL in the path
         raise PackageFormatError(name, 0, f"cannot read: {_os_reason(exc)}") from exc
     try:
-        size = os.fstat(fd).st_size
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            raise PackageFormatError(name, 0, "cannot read: is a directory")
+        if not stat.S_ISREG(status.st_mode):
+            raise PackageFormatError(name, 0, "not a regular file (a FIFO, socket or device)", not_a_package=True)
+        size = status.st_size
         data = os.read(fd, HEADER_CHUNK)
         if size <= len(data):
             return _parse(data, size, data[-4:], name, None)
@@ -214,7 +220,8 @@ def read_package_summary(path: str | os.PathLike[str]) -> PackageSummary:
         os.close(fd)
 
 
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0)
+# O_NONBLOCK: opening a FIFO named like a package must not wait for a writer (regular files ignore the flag).
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 def parse_package_summary(data: bytes, path: str = "<bytes>") -> PackageSummary:

@@ -19,10 +19,10 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO
 
 from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version
-from buildver.changes import FileChange, apply_changes, read_existing, transaction
+from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers, transaction
 from buildver.config import Config
 from buildver.depot import (
     Repository,
@@ -32,7 +32,16 @@ from buildver.depot import (
 )
 from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
 
-__all__ = ["UpdatePlan", "UpdateRequest", "find_header", "github_output", "plan_header", "plan_update", "update_local"]
+__all__ = [
+    "UpdatePlan",
+    "UpdateRequest",
+    "find_header",
+    "github_output",
+    "plan_header",
+    "plan_update",
+    "update_local",
+    "version_file_lock",
+]
 
 ENGINE_VERSION_H = Path("Source") / "Runtime" / "Launch" / "Resources" / "Version.h"
 
@@ -180,15 +189,28 @@ def update_local(
         outputs = None
         if not dry_run and environment.get("GITHUB_OUTPUT"):
             outputs = stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"])))
-        with transaction(version_path.parent) as journal:
+        with version_file_lock(version_path, write=not dry_run) as journal:
             version_file = load_build_version(version_path)
             plan = plan_update(version_file, request, config=config, environment=environment)
-            if dry_run:
+            if journal is None:
                 return plan, []
+            for change in plan.changes:  # a run killed before its journal leaves these beside each target
+                remove_leftovers(change.path.parent, change.path.name)
             written = apply_changes(plan.changes, force=request.force, journal=journal)
         if outputs is not None:
-            outputs.write(github_output(plan.record))
+            _append_outputs(outputs, github_output(plan.record))
         return plan, written
+
+
+def version_file_lock(version_path: Path, *, write: bool) -> contextlib.AbstractContextManager[Path | None]:
+    """The lock on the version file's folder; when ``write``, also the recovery of killed runs and the journal.
+
+    A run that only reads (``--dry-run``, ``header --check``) takes the lock and changes nothing, not even the
+    completion of a killed run's writes. A version file whose folder does not exist is reported as missing.
+    """
+    if not version_path.parent.is_dir():
+        load_build_version(version_path)  # raises the version file's own error: missing, or not in a folder
+    return transaction(version_path.parent) if write else locked(version_path.parent)
 
 
 def github_output(record: BuildVersion) -> str:
@@ -213,9 +235,22 @@ def github_output(record: BuildVersion) -> str:
     return "".join(lines)
 
 
-def _open_github_output(path: Path) -> TextIO:
-    """The file GitHub Actions names in ``GITHUB_OUTPUT``, opened for appending."""
+def _open_github_output(path: Path) -> BinaryIO:
+    """The file GitHub Actions names in ``GITHUB_OUTPUT``, opened for appending (and reading its last byte)."""
     try:
-        return path.open("a", encoding="utf-8")
+        return path.open("a+b")
     except OSError as exc:
         raise WriteError(f"{path}: cannot append to GITHUB_OUTPUT ({exc.strerror}); nothing was written") from exc
+
+
+def _append_outputs(stream: BinaryIO, text: str) -> None:
+    # Outputs are lines: after a last line without its newline, ours would run into it and change its value.
+    stream.seek(0, os.SEEK_END)
+    if stream.tell():
+        stream.seek(-1, os.SEEK_END)
+        if stream.read(1) != b"\n":
+            text = "\n" + text
+    try:
+        stream.write(text.encode("utf-8"))
+    except OSError as exc:
+        raise WriteError(f"{stream.name}: cannot append to GITHUB_OUTPUT ({exc.strerror})") from exc

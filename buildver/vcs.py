@@ -85,7 +85,8 @@ def read_repository(start: Path) -> RepositoryState | None:
 def _commit_count(repository: Any) -> int:
     if not repository.head.is_valid():
         return 0  # a repository without commits yet
-    if (Path(repository.git_dir) / "shallow").exists():
+    # common_dir, not git_dir: a linked worktree of a shallow clone keeps the shallow file in the main .git.
+    if (Path(repository.common_dir) / "shallow").exists():
         # CI checkouts are often shallow (actions/checkout fetches one commit): the count would be wrong.
         raise SourceError(
             f"{repository.working_tree_dir}: the clone is shallow, so its commit count is not a changelist; "

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import multiprocessing
 import os
+import re
 import stat
 import time
 from pathlib import Path
 
 import pytest
 
-from buildver.changes import TEMP_SUFFIX, FileChange, apply_changes, locked, remove_leftovers, write_atomic
+from buildver.changes import (
+    JOURNAL_NAME,
+    TEMP_SUFFIX,
+    FileChange,
+    apply_changes,
+    locked,
+    recover,
+    remove_leftovers,
+    write_atomic,
+)
 from buildver.errors import LockTimeoutError, WriteError
 
 
@@ -111,3 +123,50 @@ def test_lock_makes_a_second_process_wait_then_time_out(tmp_path: Path) -> None:
         holder.join()
     with locked(tmp_path, timeout=0.2):
         assert os.listdir(tmp_path) == []
+
+
+BAD_JOURNALS = [
+    (b"[]", "not a buildver journal"),
+    (b"null", "not a buildver journal"),
+    (b'{"buildver-journal": 1, "entries": 5}', "unreadable recovery journal"),
+    (b'{"buildver-journal": 1, "entries": [{}]}', "unreadable recovery journal ('target')"),
+    (b'{"buildver-journal": 1, "entries": [{"target": "/x", "temp": 5, "old": null}]}', "unreadable recovery journal"),
+    (b"{", "unreadable recovery journal"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), BAD_JOURNALS)
+def test_a_malformed_journal_is_one_clear_error(tmp_path: Path, content: bytes, message: str) -> None:
+    journal = tmp_path / "Build" / JOURNAL_NAME
+    journal.parent.mkdir()
+    journal.write_bytes(content)
+    with pytest.raises(WriteError, match=re.escape(message)):
+        recover(journal)
+    assert journal.read_bytes() == content
+
+
+def test_a_planted_journal_cannot_move_files_outside_the_project(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    journal = project / "Build" / JOURNAL_NAME
+    journal.parent.mkdir(parents=True)
+    victim = tmp_path / "outside.txt"
+    victim.write_bytes(b"precious")
+    temp = tmp_path / f".outside.txt.0123456789ab{TEMP_SUFFIX}"
+    temp.write_bytes(b"attacker")
+    entry = {"target": str(victim), "temp": str(temp), "old": hashlib.sha256(b"precious").hexdigest()}
+    journal.write_text(json.dumps({"buildver-journal": 1, "entries": [entry]}))
+    with pytest.raises(WriteError, match="lies outside"):
+        recover(journal)
+    assert victim.read_bytes() == b"precious"
+
+
+def test_a_symlinked_target_is_refused_and_the_file_it_names_kept(tmp_path: Path) -> None:
+    real = tmp_path / "shared" / "Build.version"
+    real.parent.mkdir()
+    real.write_bytes(b"old")
+    link = tmp_path / "Build.version"
+    link.symlink_to(real)
+    with pytest.raises(WriteError, match="is a symbolic link; pass the file it points to"):
+        write_atomic(link, b"new")
+    assert link.is_symlink()
+    assert real.read_bytes() == b"old"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import itertools
+import os
 import random
 import struct
 from pathlib import Path
@@ -511,3 +512,11 @@ class TestHostileBytes:
         order = "<" if tag[0] == 0xC1 else ">"
         data = tag + struct.pack(f"{order}i", legacy) + b"".join(struct.pack(f"{order}i", n) for n in numbers)
         _assert_clean_outcome(data + rest)
+
+
+def test_a_fifo_named_like_a_package_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "Pipe.uasset"
+    os.mkfifo(fifo)
+    with pytest.raises(PackageFormatError, match="not a regular file") as caught:
+        read_package_summary(fifo)
+    assert caught.value.not_a_package

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import GitRepository, git
 
 from buildver.build_version import BuildVersion
-from buildver.changes import TEMP_SUFFIX
+from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX
 from buildver.cli import main, translate_unreal_arguments
 from buildver.depot import ci_branch, escape_path
 from buildver.update_local import github_output
@@ -672,3 +674,114 @@ def test_a_github_output_that_cannot_be_written_fails_before_any_file_changes(
     outputs = tmp_path / "outputs"
     assert err == f"buildver: error: {outputs}: cannot append to GITHUB_OUTPUT (Is a directory); nothing was written\n"
     assert snapshot(tmp_path) == before
+
+
+def test_a_worktree_of_a_shallow_clone_is_refused_too(
+    git_repository: GitRepository, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    origin = git_repository("Origin", commits=5)
+    clone = tmp_path / "Clone"
+    git(tmp_path, "clone", "--quiet", "--depth", "1", f"file://{origin}", str(clone))
+    git(clone, "worktree", "add", "--quiet", str(tmp_path / "Tree"), "-b", "feature")
+    version = engine_tree(tmp_path / "Tree")
+    monkeypatch.chdir(tmp_path / "Tree")
+    code, _, err = run(capsys, "update-local", "--skip-header")
+    assert code == 1
+    assert "the clone is shallow" in err
+    assert version.read_bytes() == UE503
+
+
+def test_dry_run_finishes_no_killed_run_and_removes_no_leftover(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    version = engine_tree(tmp_path)
+    temp = tmp_path / "Build" / f".Build.version.0123456789ab{TEMP_SUFFIX}"
+    temp.write_bytes(b'{"MajorVersion": 9, "MinorVersion": 9, "PatchVersion": 9}')
+    entry = {"target": str(version), "temp": str(temp), "old": hashlib.sha256(UE503).hexdigest()}
+    (tmp_path / "Build" / JOURNAL_NAME).write_text(json.dumps({"buildver-journal": 1, "entries": [entry]}))
+    before = snapshot(tmp_path)
+    assert run(capsys, "update-local", "--dry-run", "-f", str(version), "--cl", "7", "--branch", "B")[0] == 0
+    assert snapshot(tmp_path) == before
+    run(capsys, "header", "--check", "-f", str(version))
+    assert snapshot(tmp_path) == before
+    assert run(capsys, "update-local", "-f", str(version), "--cl", "7", "--branch", "B")[0] == 0
+    assert json.loads(version.read_bytes())["MajorVersion"] == 9  # the killed run was finished first
+    assert json.loads(version.read_bytes())["Changelist"] == 7
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["update-local", "--cl", "1", "--branch", "B", "--dry-run"],
+        ["update-local", "--cl", "1", "--branch", "B"],
+        ["header", "--check"],
+        ["header"],
+    ],
+)
+def test_a_version_file_in_a_missing_folder_is_reported_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    missing = tmp_path / "nowhere" / "Build.version"
+    code, out, err = run(capsys, command[0], "-f", str(missing), *command[1:])
+    assert (code, out) == (1, "")
+    assert err == f"buildver: error: {missing}: the version file is missing\n"
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_leftovers_beside_a_header_in_another_folder_are_removed_by_the_next_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    version = engine_tree(tmp_path)
+    (tmp_path / "Include").mkdir()
+    header = tmp_path / "Include" / "Version.h"
+    common = ("update-local", "-f", str(version), "--branch", "B", "--header", str(header))
+    assert run(capsys, *common, "--cl", "5")[0] == 0
+    stray = tmp_path / "Include" / f".Version.h.0123456789ab{TEMP_SUFFIX}"
+    other = tmp_path / "Include" / f".Other.h.0123456789ab{TEMP_SUFFIX}"
+    stray.write_bytes(b"half")
+    other.write_bytes(b"not ours")
+    assert run(capsys, *common, "--cl", "6")[0] == 0
+    assert not stray.exists()
+    assert other.exists()  # only the temporary files of the files this run writes
+
+
+def test_github_output_without_a_final_newline_gets_one_before_the_outputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = engine_tree(tmp_path)
+    output = tmp_path / "github_output"
+    output.write_text("previous=1")
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    branch = "x\nbranch=evil"
+    assert run(capsys, "update-local", "-f", str(version), "--cl", "6", "--branch", branch, "--skip-header")[0] == 0
+    outputs = read_github_output(output.read_text())
+    assert outputs["previous"] == "1"
+    assert outputs["branch"] == branch
+    assert outputs["version"] == f"5.0.3-6+{branch}"
+
+
+def test_init_refuses_a_pyproject_whose_tool_table_is_inline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine_tree(tmp_path)
+    original = "tool = {black = {line-length = 100}}\n"
+    (tmp_path / "pyproject.toml").write_text(original)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "init")
+    assert code == 1
+    assert "a [tool.buildver] section cannot be added" in err
+    assert (tmp_path / "pyproject.toml").read_text() == original
+
+
+def test_an_output_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    version = engine_tree(tmp_path)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "buildver", "show", "-f", str(version)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert result.returncode == 1
+    assert result.stderr == "buildver: error: cannot write the output (No space left on device)\n"

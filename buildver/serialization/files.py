@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -117,14 +119,25 @@ def _scalar(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
+@contextlib.contextmanager
+def _nesting_checked(source: str) -> Iterator[None]:
+    """Turn Python's recursion limit, reached by absurdly nested JSON, into the document's own error."""
+    try:
+        yield
+    except RecursionError:
+        raise DocumentError(f"{source}: the JSON is nested too deeply to read") from None
+
+
 def inspect_file(path: Path) -> DocumentVersions:
     """The versions stored in a file; only an unreadable file or invalid JSON raises."""
-    return inspect(read_document(path), source=str(path))
+    with _nesting_checked(str(path)):
+        return inspect(read_document(path), source=str(path))
 
 
 def load_file(schema: Schema, path: Path, *, options: LoadOptions | None = None) -> LoadResult:
     """Load a document file with a schema."""
-    return load(schema, read_document(path), source=str(path), options=options)
+    with _nesting_checked(str(path)):
+        return load(schema, read_document(path), source=str(path), options=options)
 
 
 def save_file(schema: Schema, path: Path, data: Any) -> None:
@@ -165,6 +178,11 @@ def plan_upgrade(schema: Schema, path: Path, *, options: LoadOptions | None = No
     """Load a file with a schema and save it at the latest versions, in memory."""
     old = _read_bytes(path)
     source = str(path)
+    with _nesting_checked(source):
+        return _plan_upgrade(schema, path, old, source, options)
+
+
+def _plan_upgrade(schema: Schema, path: Path, old: bytes, source: str, options: LoadOptions | None) -> UpgradePlan:
     result = load(schema, _parse(_decode(old, source), source), source=source, options=options)
     if result.data is None:
         raise DocumentError(f"{source}: the root object was dropped ({result.dropped[-1].reason}); nothing to save")
