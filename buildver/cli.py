@@ -176,7 +176,9 @@ def update_local(
         bool, typer.Option("--dry-run", help="Print the planned changes as a diff; write nothing.")
     ] = False,
     json_output: JsonFlag = False,
-    force: Annotated[bool, typer.Option(help="Clear a read-only flag first, as Unreal's MakeFileWriteable.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Clear a read-only flag first, as Unreal's MakeFileWriteable.")
+    ] = False,
 ) -> None:
     """Stamp Build.version and its C header with a changelist and branch, as Unreal's UpdateLocalVersion does.
 
@@ -225,7 +227,7 @@ def header_command(
     file: FileOption = None,
     header: Annotated[Path | None, typer.Option(help="The header; default as for update-local.")] = None,
     check: Annotated[bool, typer.Option("--check", help="Write nothing; exit 1 with a diff when out of date.")] = False,
-    force: Annotated[bool, typer.Option(help="Clear a read-only flag first.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Clear a read-only flag first.")] = False,
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
     from buildver.build_version import find_build_version, load_build_version
