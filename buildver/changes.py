@@ -109,7 +109,9 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         if journal is not None and len(pending) > 1:
             _write_journal(journal, pending, temps)
             committed = True  # from here on, a killed run is rolled forward by the next one
-        for index, (change, temp) in enumerate(zip(pending, temps, strict=True)):
+        for index, (change, temp, mode) in enumerate(zip(pending, temps, modes, strict=True)):
+            if os.name == "nt" and change.old is not None and force:
+                os.chmod(change.path, mode)  # Windows refuses to replace a read-only file
             os.replace(temp, change.path)
             replaced.append(index)
         for folder in {change.path.parent for change in pending}:
@@ -281,13 +283,16 @@ def _write_temp(target: Path, data: bytes, mode: int) -> Path:
     # A random name and O_EXCL: nothing planted in the folder (a symlink, a guessed name) is followed or reused.
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}{TEMP_SUFFIX}")
-    descriptor = os.open(temp, flags, 0o600)
+    descriptor = os.open(temp, flags | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(descriptor, "wb") as stream:
             stream.write(data)
             stream.flush()
-            os.fchmod(stream.fileno(), mode)
+            if hasattr(os, "fchmod"):
+                os.fchmod(stream.fileno(), mode)
             os.fsync(stream.fileno())
+        if not hasattr(os, "fchmod"):  # Windows: only the read-only attribute exists, set after closing
+            os.chmod(temp, mode)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             temp.unlink()
