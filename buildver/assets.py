@@ -141,7 +141,7 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
         status, error = ScanStatus.NEWER_ENGINE, newer
     elif summary.newer_format is not None:
         status, error = ScanStatus.TOO_NEW_FORMAT, summary.newer_format
-    elif summary.is_cooked:
+    elif summary.is_cooked or summary.is_unversioned:
         status = ScanStatus.UNVERSIONED
     elif warn_empty and saved_by is not None and not saved_by.has_changelist and engine.has_changelist:
         status = ScanStatus.EMPTY_ENGINE_VERSION
@@ -227,7 +227,7 @@ def parse_zero_engine_version_warning(text: str) -> bool:
         if not line or line.startswith((";", "#")):
             continue
         if line.startswith("[") and line.endswith("]"):
-            in_section = line[1:-1].strip().lower() == "core.system"
+            in_section = line[1:-1].lower() == "core.system"  # Unreal takes the name between the brackets as is
             continue
         if not in_section:
             continue
@@ -256,8 +256,9 @@ def _to_bool(text: str) -> bool:
         return True
     if folded in ("false", "no", "off"):
         return False
-    digits = folded.lstrip("+-")
-    number = digits[: len(digits) - len(digits.lstrip("0123456789"))] if digits else ""
+    # C's atoi: one optional sign, then digits.
+    digits = folded[1:] if folded[:1] in ("+", "-") else folded
+    number = digits[: len(digits) - len(digits.lstrip("0123456789"))]
     return bool(number) and int(number) != 0
 
 

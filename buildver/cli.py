@@ -87,25 +87,30 @@ _UNREAL_FLAGS = {"skipheader", "licensee"}
 def translate_unreal_arguments(argv: list[str]) -> list[str]:
     """Turn ``update-local -CL=123 -Licensee -Promoted=1`` into buildver's ``--cl 123 --licensee --promoted 1``.
 
-    As in UAT, ``-Licensee=anything`` counts as ``-Licensee`` and ``-Promoted`` without a value means 1.
+    UAT's own parsing rules apply (ParseParam, ParseParamValue): names match case-insensitively, the first
+    ``-Name=value`` wins, ``-CL`` or ``-Branch`` without ``=`` is no value at all (the default applies),
+    ``-Licensee=anything`` counts as ``-Licensee``, and ``-Promoted`` without a value means 1.
     """
     if "update-local" not in argv:
         return argv
     start = argv.index("update-local") + 1
     translated = argv[:start]
+    seen: set[str] = set()
     for argument in argv[start:]:
         name, equals, value = argument[1:].partition("=")
         key = name.lower()
         if not argument.startswith("-") or argument.startswith("--") or key not in _UNREAL_PARAMETERS:
             translated.append(argument)
-        elif key in _UNREAL_FLAGS:
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        if key in _UNREAL_FLAGS:
             translated.append(_UNREAL_PARAMETERS[key])
-        elif key == "promoted" and not equals:
-            translated += ["--promoted", "1"]
+        elif key == "promoted":
+            translated += ["--promoted", value if equals else "1"]
         elif equals:
             translated += [_UNREAL_PARAMETERS[key], value]
-        else:
-            translated.append(_UNREAL_PARAMETERS[key])  # typer then says the option needs a value
     return translated
 
 

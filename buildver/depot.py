@@ -86,11 +86,16 @@ def resolve_changelist(flag: int | None, environment: Mapping[str, str], reposit
 
 
 def resolve_compatible_changelist(flag: int | None, environment: Mapping[str, str]) -> Sourced[int] | None:
-    """``--compatible-cl``, else ``uebp_CodeCL`` (Unreal 5.8), else None: keep the file's value."""
-    if flag is not None:
+    """``--compatible-cl``, else ``uebp_CodeCL`` (Unreal 5.8), else None: keep the file's value.
+
+    As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given".
+    """
+    if flag:
         return Sourced(flag, "--compatible-cl")
     if environment.get("uebp_CodeCL", "").strip():
-        return Sourced(parse_changelist(environment["uebp_CodeCL"], "environment variable uebp_CodeCL"), "uebp_CodeCL")
+        value = parse_changelist(environment["uebp_CodeCL"], "environment variable uebp_CodeCL")
+        if value:
+            return Sourced(value, "uebp_CodeCL")
     return None
 
 

@@ -194,9 +194,13 @@ def backwards_problem(old: BuildVersion, new: BuildVersion) -> str | None:
             next(index for index in range(3) if new_release[index] != old_release[index])
         ]
         return f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({component} decreases)"
+    # As GetNewest: changelists are ordered only within one vendor, and a changelist of 0 ("none", as in a
+    # Build.version reset after a stamped one was committed) is never ordered at all.
     if (
         new_release == old_release
         and new.is_licensee_version == old.is_licensee_version
+        and new.changelist
+        and old.changelist
         and new.changelist < old.changelist
     ):
         return (

@@ -140,6 +140,7 @@ def plan_update(
         branch_name=branch.value,
         build_version=request.build or "",
         build_id=build_id,
+        build_url="",  # Unreal 5.8 passes no URL and so removes it; buildver writes it empty
     )
     changes = [version_file.change_to(record)]
     if not request.skip_header:

@@ -19,6 +19,7 @@ from buildver import EngineVersion
 from buildver.assets import (
     ScanResult,
     ScanStatus,
+    classify,
     find_engine_ini,
     iter_packages,
     parse_zero_engine_version_warning,
@@ -28,6 +29,7 @@ from buildver.assets import (
 )
 from buildver.cli_assets import assets_app
 from buildver.errors import UsageError
+from buildver.package import parse_package_summary
 
 ENGINE_55 = EngineVersion.parse("5.5.4-40574608+++UE5+Release-5.5")
 
@@ -202,6 +204,9 @@ class TestZeroEngineVersionWarning:
             ("[Core.System]\nZeroEngineVersionWarning=0\n!ZeroEngineVersionWarning=ClearArray\n", True),
             ("[Core.System]\n+ZeroEngineVersionWarning=0\n", False),
             ('[Core.System]\nZeroEngineVersionWarning="0"\n', False),
+            ("[Core.System]\nZeroEngineVersionWarning=-1\n", True),  # atoi: one sign
+            ("[Core.System]\nZeroEngineVersionWarning=--1\n", False),  # atoi("--1") == 0
+            ("[ Core.System ]\nZeroEngineVersionWarning=0\n", True),  # the section name is taken as is
         ],
     )
     def test_get_bool(self, text: str, expected: bool) -> None:
@@ -321,3 +326,9 @@ class TestCommand:
         assert "1/4 files" in stream.getvalue()
         assert stream.getvalue().endswith("\r\x1b[K")
         assert "A.uasset" in rows.getvalue()
+
+
+def test_a_package_without_file_versions_is_unversioned_even_without_the_cooked_flag() -> None:
+    summary = parse_package_summary(SyntheticPackage(file_version_ue4=0, licensee=0, package_flags=0).build(), "u")
+    assert summary.is_unversioned
+    assert classify("u.uasset", summary, EngineVersion.parse("5.3.0-1")).status is ScanStatus.UNVERSIONED

@@ -65,7 +65,9 @@ BACKWARDS_CASES = [
     (BASE, BuildVersion(6, 0, 0), None),
     (BuildVersion(4, 27, 2), BuildVersion(5, 0, 0), None),
     (BASE, BASE.replace(changelist=999), "Changelist goes backwards: 1000 in HEAD, 999 staged"),
-    (BASE, BASE.replace(changelist=0), "Changelist goes backwards: 1000 in HEAD, 0 staged"),
+    # Changelist 0 is "no changelist": GetNewest never orders it, so resetting a stamped file is not backwards.
+    (BASE, BASE.replace(changelist=0), None),
+    (BASE.replace(changelist=0), BASE.replace(changelist=5), None),
     (BASE, BASE.replace(patch_version=1, changelist=2000), "5.3.2 in HEAD, 5.3.1 staged (PatchVersion decreases)"),
     (BASE, BASE.replace(minor_version=2, patch_version=9), "5.3.2 in HEAD, 5.2.9 staged (MinorVersion decreases)"),
     (BASE, BuildVersion(4, 27, 2), "5.3.2 in HEAD, 4.27.2 staged (MajorVersion decreases)"),

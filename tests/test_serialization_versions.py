@@ -482,3 +482,10 @@ def test_a_validator_that_raises_rejects_the_version() -> None:
     schema = Schema(custom_versions=[CustomVersion(PHYSICS_GUID, 5, "Physics", validator=explode)])
     stored = DocumentVersions(2, 0, 0, (StoredCustomVersion(PHYSICS_GUID, 5),))
     assert [difference.kind for difference in compare_versions(schema, stored)] == ["invalid"]
+
+
+def test_a_second_name_change_of_the_same_field_and_versions_is_refused_whatever_its_target() -> None:
+    schema = Schema()
+    declaration = schema.class_("P", 2).name_change(0, 1, "a", "b")
+    with pytest.raises(SchemaError, match="declared twice"):
+        declaration.name_change(0, 1, "a", "c")

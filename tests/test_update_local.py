@@ -73,6 +73,9 @@ TRANSLATION_CASES = [
         ["update-local", "--promoted", "0", "--branch", "++UE5+Main"],
     ),
     (["update-local", "-f", "x", "--cl", "5"], ["update-local", "-f", "x", "--cl", "5"]),
+    (["update-local", "-CL=1", "-cl=2"], ["update-local", "--cl", "1"]),
+    (["update-local", "-CL", "-Branch", "-Build"], ["update-local"]),
+    (["update-local", "-Promoted=0", "-Promoted=1"], ["update-local", "--promoted", "0"]),
     (["show", "-CL=5"], ["show", "-CL=5"]),
 ]
 
@@ -285,6 +288,9 @@ COMPATIBLE_CASES = [
     (0, ("--licensee",), {}, 0),
     (0, ("--no-licensee",), {}, 19505902),
     (0, ("--licensee", "--compatible-cl", "55"), {}, 55),
+    (0, ("-CompatibleCL=0",), {}, 19505902),  # Unreal: 0 means "not given"
+    (0, (), {"uebp_CodeCL": "0"}, 19505902),
+    (0, ("--licensee", "--compatible-cl", "0"), {}, 0),  # not given, and the licensee flag changed
 ]
 
 
@@ -440,7 +446,6 @@ BAD_INPUT_CASES = [
     (("--cl", "2147483648"), {}, 2, "2147483648 is not in the range 0<=x<=2147483647"),
     (("--promoted", "true"), {}, 2, "Invalid value for '--promoted': 'true' is not a valid int"),
     (("-Promoted=true",), {}, 2, "Invalid value for '--promoted': 'true' is not a valid int"),
-    (("-CL",), {}, 2, "Option '--cl' requires an argument"),
     ((), {"uebp_CL": "12x"}, 1, "environment variable uebp_CL: '12x' is not a changelist"),
     ((), {"uebp_CL": "4294967295"}, 1, "environment variable uebp_CL: 4294967295 is above 2147483647"),
     ((), {"uebp_CodeCL": "-1"}, 1, "environment variable uebp_CodeCL: '-1' is not a changelist"),
@@ -785,3 +790,9 @@ def test_an_output_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path: 
         )
     assert result.returncode == 1
     assert result.stderr == "buildver: error: cannot write the output (No space left on device)\n"
+
+
+def test_update_local_clears_build_url_as_unreal_5_8_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    version = engine_tree(tmp_path, UE503.replace(b'"BranchName"', b'"BuildURL": "https://ci/1",\n\t"BranchName"'))
+    assert run(capsys, "update-local", "-f", str(version), "--cl", "5", "--branch", "B", "--skip-header")[0] == 0
+    assert json.loads(version.read_bytes())["BuildURL"] == ""

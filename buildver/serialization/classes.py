@@ -186,7 +186,9 @@ class ClassDecl:
         if upgrade.to_version > self.version:
             raise SchemaError(f"{where}: goes beyond the class version {self.version}")
         upgrades = self._by_field.setdefault(upgrade.field, [])
-        if upgrade in upgrades:
+        # O3DE asserts on a second upgrade of the same kind, field and versions, whatever its target name.
+        key = (upgrade.kind, upgrade.from_version, upgrade.to_version)
+        if any((other.kind, other.from_version, other.to_version) == key for other in upgrades):
             raise SchemaError(f"{where}: declared twice")
         upgrades.append(upgrade)
         return self
