@@ -4,9 +4,9 @@ Unreal's rules (``../shared/reference/ue-build-versioning.md`` section 2, 4.25/5
 
 - Changelist = ``-CL``, else ``uebp_CL`` (buildver: else git's commit count).
 - CompatibleChangelist = ``-CompatibleCL``, else ``uebp_CodeCL`` (5.8), else kept, except that it is reset to 0
-  when the licensee flag changes ("it corresponds to a different P4 server").
+  when the licensee flag changes ("it corresponds to a different P4 server"); 0 from a source means "not given".
 - IsPromotedBuild = ``-Promoted`` != 0, default 1. BranchName = ``-Branch``, else ``EscapePath(uebp_BuildRoot_P4)``.
-- BuildVersion = ``-Build``, cleared when absent; BuildId is kept.
+- BuildVersion = ``-Build``, cleared when absent; BuildId is kept; BuildURL is cleared (5.8).
 - The header is patched with 4.18's line rules, or generated whole (see ``header.py``).
 """
 
