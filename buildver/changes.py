@@ -13,12 +13,9 @@ Every file buildver writes goes through :func:`apply_changes`:
 from __future__ import annotations
 
 import contextlib
-import difflib
 import errno
-import hashlib
 import json
 import os
-import secrets
 import stat
 import time
 from collections.abc import Iterator, Sequence
@@ -59,6 +56,8 @@ class FileChange:
         """A unified diff of the change (empty when nothing changes)."""
         if not self.changed:
             return ""
+        import difflib  # only --dry-run and the checks show diffs
+
         old_lines = [] if self.old is None else _text(self.old).splitlines(keepends=True)
         new_lines = _text(self.new).splitlines(keepends=True)
         lines = list(
@@ -71,6 +70,12 @@ class FileChange:
         )
         # Unreal writes Build.version without a final newline; say so the way git does.
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _random_name() -> str:
+    # os.urandom rather than the secrets module: as unpredictable, and without importing random and friends
+    # on every run's start-up.
+    return os.urandom(6).hex()
 
 
 def _diff_name(side: str, path: Path) -> str:
@@ -141,6 +146,8 @@ JOURNAL_NAME = ".buildver-journal"
 
 
 def _digest(data: bytes | None) -> str | None:
+    import hashlib  # OpenSSL takes a few milliseconds to load; only journals need it
+
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
@@ -282,7 +289,7 @@ def _umask() -> int:
 def _write_temp(target: Path, data: bytes, mode: int) -> Path:
     # A random name and O_EXCL: nothing planted in the folder (a symlink, a guessed name) is followed or reused.
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}{TEMP_SUFFIX}")
+    temp = target.with_name(f".{target.name}.{_random_name()}{TEMP_SUFFIX}")
     descriptor = os.open(temp, flags | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(descriptor, "wb") as stream:
@@ -301,7 +308,7 @@ def _write_temp(target: Path, data: bytes, mode: int) -> Path:
 
 
 def _link_backup(target: Path) -> Path:
-    backup = target.with_name(f".{target.name}.{secrets.token_hex(6)}.backup{TEMP_SUFFIX}")
+    backup = target.with_name(f".{target.name}.{_random_name()}.backup{TEMP_SUFFIX}")
     os.link(target, backup)
     return backup
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,6 +127,8 @@ def plan_update(
         build_id = request.build_id
         sources["BuildId"] = "--build-id"
     elif request.new_build_id:
+        import uuid  # only here: a fresh BuildId is rarely asked for
+
         build_id = str(uuid.uuid4())
         sources["BuildId"] = "--new-build-id"
     record = _new_record(
@@ -229,7 +229,7 @@ def github_output(record: BuildVersion) -> str:
     lines = []
     for name, value in values.items():
         if "\n" in value or "\r" in value:
-            delimiter = f"buildver_{secrets.token_hex(8)}"
+            delimiter = f"buildver_{os.urandom(8).hex()}"
             lines.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
         else:
             lines.append(f"{name}={value}\n")
