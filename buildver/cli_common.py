@@ -23,7 +23,8 @@ def new_app(help_text: str, name: str | None = None) -> typer.Typer:
         name=name,
         help=help_text,
         add_completion=False,
-        no_args_is_help=True,
+        # cli.main shows the help for a bare "buildver" or "buildver data": typer's own way raises it as an error.
+        no_args_is_help=False,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
     )

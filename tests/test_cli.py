@@ -146,3 +146,20 @@ def test_bundled_build_version_is_valid(capsys: pytest.CaptureFixture[str]) -> N
     code, out, _ = run(capsys, "show", "--json", "-f", str(ROOT / "Build" / "Build.version"))
     assert code == 0
     assert json.loads(out)["MajorVersion"] == 0
+
+
+@pytest.mark.parametrize("argv", [[], ["data"], ["assets"]])
+def test_a_bare_group_shows_its_help_and_exits_0(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, err) == (0, "")
+    assert out.startswith("Usage: buildver")
+
+
+def test_only_the_command_asked_for_is_built_but_help_lists_them_all(capsys: pytest.CaptureFixture[str]) -> None:
+    from buildver.cli import build_app
+
+    assert [command.name for command in build_app(["show", "--json"]).registered_commands] == ["show"]
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for name in ("show", "compare", "compatible", "update-local", "header", "init", "guard", "assets", "data"):
+        assert f"  {name} " in out
