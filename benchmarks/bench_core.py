@@ -6,11 +6,10 @@ Run from the repository root after ``pip install -e ".[test]"``: ``python benchm
 from __future__ import annotations
 
 import random
-import shutil
 import sys
 from pathlib import Path
 
-from _timing import PYTHON_PASS, interleaved_rates, wall_times
+from _timing import installed, interleaved_rates, wall_times
 from packaging.version import Version
 
 from buildver import EngineVersion
@@ -19,9 +18,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def startup() -> None:
-    executable = shutil.which("buildver") or "buildver"
+    python, executable = installed()
+    python_pass = (python, "-c", "pass")
     medians = wall_times(
-        {"python -c pass": PYTHON_PASS, "buildver show --json": (executable, "show", "--json")}, cwd=ROOT
+        {
+            "python -c pass": python_pass,
+            "python -c 'import typer'": (python, "-c", "import typer"),
+            "buildver show --json": (executable, "show", "--json"),
+        },
+        cwd=ROOT,
     )
     base = medians["python -c pass"]
     for name, median in medians.items():

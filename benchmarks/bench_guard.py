@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from _timing import GIT_IDENTITY, PYTHON_PASS, wall_times
+from _timing import GIT_IDENTITY, installed, wall_times
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
@@ -34,7 +33,8 @@ def report(title: str, medians: dict[str, float]) -> None:
 
 
 def main() -> None:
-    executable = shutil.which("buildver") or "buildver"
+    python, executable = installed()
+    python_pass = (python, "-c", "pass")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder) / "Game"
         (work / "Build").mkdir(parents=True)
@@ -50,11 +50,11 @@ def main() -> None:
             "guard on a commit that stages Build.version (target: at most 12x python -c pass):",
             wall_times(
                 {
-                    "python -c pass": PYTHON_PASS,
+                    "python -c pass": python_pass,
                     "buildver guard (staged files from git)": (executable, "guard"),
                     "buildver guard Build/Build.version": (executable, "guard", "Build/Build.version"),
-                    "python -c 'import typer'": (sys.executable, "-c", "import typer"),
-                    "python -c 'import git'": (sys.executable, "-c", "import git"),
+                    "python -c 'import typer'": (python, "-c", "import typer"),
+                    "python -c 'import git'": (python, "-c", "import git"),
                 },
                 cwd=work,
                 env=env,
@@ -81,7 +81,7 @@ def main() -> None:
             f"guard on a commit that stages {PACKAGES:,} packages ({size / 1e6:.1f} MB; target: under 1 s):",
             wall_times(
                 {
-                    "python -c pass": PYTHON_PASS,
+                    "python -c pass": python_pass,
                     "buildver guard (staged files from git)": (executable, "guard"),
                     f"buildver guard <{PACKAGES:,} files> (as pre-commit)": (executable, "guard", *names),
                 },

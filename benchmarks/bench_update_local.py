@@ -8,12 +8,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _timing import GIT_IDENTITY, PYTHON_PASS, wall_times
+from _timing import GIT_IDENTITY, installed, wall_times
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = (ROOT / "tests" / "data" / "build_version" / "ue5.0.3.version").read_bytes()
@@ -37,7 +36,8 @@ def make_history(root: Path, commits: int) -> None:
 
 
 def main() -> None:
-    executable = shutil.which("buildver") or "buildver"
+    python, executable = installed()
+    python_pass = (python, "-c", "pass")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         (work / "Build").mkdir()
@@ -46,7 +46,8 @@ def main() -> None:
         env = {**os.environ, **GIT_IDENTITY, "uebp_BuildRoot_P4": "//Game/Main"}
         medians = wall_times(
             {
-                "python -c pass": PYTHON_PASS,
+                "python -c pass": python_pass,
+                "python -c 'import typer'": (python, "-c", "import typer"),
                 "update-local --cl 123 --promoted 1": (
                     executable,
                     "update-local",
@@ -84,10 +85,10 @@ def main() -> None:
         print(f"  first run, which writes git's commit-graph: median of 3 {sorted(first_runs)[1] * 1000:7.1f} ms")
         git_medians = wall_times(
             {
-                "python -c pass": PYTHON_PASS,
+                "python -c pass": python_pass,
                 "update-local (CL and branch from git)": (executable, "update-local", "--dry-run"),
                 "git rev-list --count HEAD": ("git", "rev-list", "--count", "HEAD"),
-                "python -c 'import git'": (sys.executable, "-c", "import git"),
+                "python -c 'import git'": (python, "-c", "import git"),
             },
             runs=11,
             cwd=history,

@@ -122,8 +122,9 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         for folder in {change.path.parent for change in pending}:
             _fsync_folder(folder)
         if committed and journal is not None:
+            # No fsync after this: a journal whose removal is lost names no temporary file any more, and the
+            # next run's recovery just removes it.
             journal.unlink()
-            _fsync_folder(journal.parent)
         completed = True
     except OSError as exc:
         _roll_back(pending, backups, replaced)

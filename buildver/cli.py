@@ -2,9 +2,10 @@
 
 Start-up time matters (build machines and pre-commit run this on every build and commit), so library modules
 other than the small core are imported inside the commands that use them.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: typer would then evaluate every option's annotation from its
+text at each start (about 5 ms for update-local); real annotation objects are read directly.
+"""
 
 import sys
 from collections.abc import Callable
