@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buildver.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.errors import InvalidVersionError, VersionFileError
@@ -34,8 +34,7 @@ __all__ = [
 SEARCHED_PATHS = (Path("Build") / "Build.version", Path("Engine") / "Build" / "Build.version")
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(NamedTuple):
     """One Build.version key: its name in the file, its attribute on BuildVersion, and what it holds."""
 
     name: str
