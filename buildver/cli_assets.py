@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
+from json.encoder import encode_basestring  # the C string encoder json itself uses
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TextIO
 
@@ -85,20 +86,41 @@ def _print_results(
     return counts
 
 
+def json_object(result: ScanResult) -> str:
+    """``json.dumps(result.to_json(), ensure_ascii=False)``, written directly.
+
+    Encoding each object through ``json`` cost about a quarter of a single-process scan of small packages; the
+    fields are few and their types known, so they are formatted here (the tests compare the two).
+    """
+    return (
+        f'{{"path": {encode_basestring(result.path)}, "status": "{result.status}", '
+        f'"legacy_file_version": {_number(result.legacy_file_version)}, '
+        f'"file_version_ue4": {_number(result.file_version_ue4)}, '
+        f'"file_version_ue5": {_number(result.file_version_ue5)}, '
+        f'"licensee_version": {_number(result.licensee_version)}, '
+        f'"saved_by": {_text(result.saved_by)}, "compatible_with": {_text(result.compatible_with)}, '
+        f'"error": {_text(result.error)}}}'
+    )
+
+
+def _text(value: object) -> str:
+    return "null" if value is None else encode_basestring(str(value))
+
+
+def _number(value: int | None) -> str:
+    return "null" if value is None else str(value)
+
+
 class _JsonOutput:
     """One JSON array, written as the results come so that nothing is held in memory."""
 
     def __init__(self, stream: TextIO) -> None:
-        import json
-
         self.stream = stream
         self.pending: list[str] = []
         self.first = True
-        # One encoder for every object: json.dumps with options builds a new one per call.
-        self.encode = json.JSONEncoder(ensure_ascii=False).encode
 
     def add(self, result: ScanResult) -> None:
-        self.pending.append(("[\n  " if self.first else ",\n  ") + self.encode(result.to_json()))
+        self.pending.append(("[\n  " if self.first else ",\n  ") + json_object(result))
         self.first = False
 
     def flush(self) -> None:

@@ -332,3 +332,15 @@ def test_a_package_without_file_versions_is_unversioned_even_without_the_cooked_
     summary = parse_package_summary(SyntheticPackage(file_version_ue4=0, licensee=0, package_flags=0).build(), "u")
     assert summary.is_unversioned
     assert classify("u.uasset", summary, EngineVersion.parse("5.3.0-1")).status is ScanStatus.UNVERSIONED
+
+
+JSON_RESULTS = [
+    ScanResult("a/b.uasset", ScanStatus.OK, -8, 522, 1013, 0, ENGINE_55, ENGINE_55, None),
+    ScanResult('odd "name"\\\n\u00e9.uasset', ScanStatus.CORRUPT, error="x: byte 4: \"quoted\"\ttab"),
+    ScanResult("c.umap", ScanStatus.NEWER_ENGINE, -9, 522, 1017, 3, ENGINE_55, None, "why"),
+]
+
+
+@pytest.mark.parametrize("result", JSON_RESULTS, ids=["ok", "corrupt", "newer"])
+def test_the_json_written_for_a_result_is_exactly_json_dumps_of_to_json(result: ScanResult) -> None:
+    assert buildver.cli_assets.json_object(result) == json.dumps(result.to_json(), ensure_ascii=False)
