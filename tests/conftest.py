@@ -8,6 +8,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# One fixed hypothesis budget for every run (CI included): no per-example deadline, which a busy machine would
+# turn into random failures, and derandomized examples, so that a failure reproduces on the next run.
+settings.register_profile(
+    "buildver", deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("buildver")
 
 # Variables that change where update-local takes its changelist and branch from. CI systems set some of them
 # (GitHub Actions sets GITHUB_ACTIONS and GITHUB_REF_NAME), so every test starts without any of them.
