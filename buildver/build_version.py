@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buildver.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.errors import InvalidVersionError, VersionFileError
-from buildver.jsonlayout import JsonLayout, JsonLayoutError, Member, encode_string, parse_object, with_edits
+from buildver.jsonlayout import (
+    JsonLayout,
+    JsonLayoutError,
+    Member,
+    encode_string,
+    line_and_column,
+    parse_object,
+    with_edits,
+)
 
 if TYPE_CHECKING:
     from buildver.changes import FileChange
@@ -315,8 +323,7 @@ def parse_build_version(data: bytes, path: Path) -> VersionFile:
 
 
 def _position(layout: JsonLayout, index: int) -> str:
-    line = layout.text.count("\n", 0, index) + 1
-    column = index - layout.text.rfind("\n", 0, index)
+    line, column = line_and_column(layout.text, index)
     return f"line {line}, column {column}"
 
 

@@ -11,10 +11,15 @@ import json
 from collections.abc import Callable
 from typing import NamedTuple
 
-__all__ = ["JsonLayout", "JsonLayoutError", "Member", "encode_string", "parse_object"]
+__all__ = ["JsonLayout", "JsonLayoutError", "Member", "encode_string", "line_and_column", "parse_object"]
 
 _WHITESPACE = " \t\n\r"
 _BOM = "\ufeff"
+
+
+def line_and_column(text: str, index: int) -> tuple[int, int]:
+    """The 1-based line and column of the character at ``index``."""
+    return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)
 
 
 class JsonLayoutError(ValueError):
@@ -23,8 +28,7 @@ class JsonLayoutError(ValueError):
     def __init__(self, message: str, text: str, position: int) -> None:
         super().__init__(message)
         self.message = message
-        self.line = text.count("\n", 0, position) + 1
-        self.column = position - text.rfind("\n", 0, position)
+        self.line, self.column = line_and_column(text, position)
 
 
 # NamedTuples rather than dataclasses: equally immutable, and five times cheaper to create at import, which
