@@ -15,6 +15,7 @@ Every check has a key in ``[tool.buildver.guard]`` set to ``"error"``, ``"warnin
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 import posixpath
@@ -27,6 +28,7 @@ from buildver.build_version import SEARCHED_PATHS, BuildVersion, VersionFile, pa
 from buildver.errors import BuildverError, ConfigError, UsageError
 
 if TYPE_CHECKING:
+    from buildver.config import Config
     from buildver.engine_version import EngineVersion
     from buildver.package import PackageSummary
 
@@ -276,7 +278,9 @@ def check_header(
     try:
         expected = header_for(text, record, record.build_version or None, header_path)
     except BuildverError as exc:
-        return settings.finding("header", header_path, _without_path(str(exc), header_path))
+        from buildver.update_rules import HEADER_HINT
+
+        return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {HEADER_HINT}")
     if expected == text:
         return []
     return settings.finding("header", header_path, f"out of step with {version_file.path.as_posix()}; {fix}")
@@ -481,7 +485,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
         if path == engine_path:
             engine_file = version_file
 
-    header_path, header_configured = _header_path(root, engine_path, config.header)
+    header_path, header_configured = _header_path(root, engine_path, engine_file, config)
     checked = {*versions, *packages, *manifests}
     check_the_header = header_path is not None and (engine_path in versions or header_path in candidates)
 
@@ -593,15 +597,22 @@ def _check_lfs_package(
     ]
 
 
-def _header_path(root: Path, engine_path: str | None, configured: Path | None) -> tuple[str | None, bool]:
-    """The version header (repository-relative) and whether it is configured; None when there is no Build.version."""
-    if configured is not None:
-        return _repository_path(root, root, configured), True
-    if engine_path is None:
+def _header_path(
+    root: Path, engine_path: str | None, engine_file: VersionFile | None, config: Config
+) -> tuple[str | None, bool]:
+    """The version header update-local writes (repository-relative) and whether it is configured; None when there
+    is none: no valid Build.version, ``skip-header``, or an engine from 4.22 on, whose Version.h is not stamped."""
+    if config.skip_header:
         return None, False
-    from buildver.update_local import find_header
+    if config.header is not None:
+        return _repository_path(root, root, config.header), True
+    if engine_path is None or engine_file is None:
+        return None, False
+    from buildver.update_local import rules_and_header
 
-    return _repository_path(root, root, find_header(root / engine_path, None, None)), False
+    # The rules depend on the engine tree around the file: give them the work tree's path.
+    _, header = rules_and_header(dataclasses.replace(engine_file, path=root / engine_path), config=config)
+    return (None, False) if header is None else (_repository_path(root, root, header), False)
 
 
 def _engine_ini_paths(root: Path, packages: list[str]) -> dict[str, str | None]:

@@ -1,0 +1,433 @@
+"""update-local on engine trees of each generation: the bytes that engine's own ``RunUAT UpdateLocalVersion`` writes.
+
+Each tree is a real git repository laid out as an engine checkout (``Engine/Build/Build.version`` beside
+``Engine/Source/``), with the Build.version Epic ships for that release and a Version.h in that release's shape.
+Every expected file names the engine source it follows; ``docs/unreal-rules.md`` has the whole table.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from conftest import git
+
+from buildver.cli import main
+from buildver.update_rules import BUILDVER_RULES, GENERATIONS, HEADER_HINT, choose_rules, engine_root, rule_set_named
+
+DATA = Path(__file__).parent / "data"
+VERSION_H = Path("Engine/Source/Runtime/Launch/Resources/Version.h")
+OLD_MARKER = "Engine/Build/NotForLicensees/EpicInternal.txt"
+RESTRICTED_MARKER = "Engine/Restricted/NotForLicensees/Build/EpicInternal.txt"
+
+
+def version_h_422(major: int, minor: int, patch: int) -> bytes:
+    template = string.Template((DATA / "engine" / "Version-4.22.h.template").read_text())
+    return template.substitute(major=major, minor=minor, patch=patch).encode()
+
+
+VERSION_H_418 = (
+    (DATA / "header" / "Version-4.18.h")
+    .read_bytes()
+    .replace(b"#define ENGINE_PATCH_VERSION\t3", b"#define ENGINE_PATCH_VERSION\t3")
+)
+
+
+@dataclass(frozen=True)
+class EngineCase:
+    """An engine tree, the Build.version UAT writes for ``update-local --cl 123 --promoted 1``, and why."""
+
+    name: str
+    build_version: bytes
+    version_h: bytes
+    expected_build_version: str
+    expected_version_h: bytes | None  # None: Version.h stays byte for byte as it was
+    marker: str | None = None
+    changelist: str = "123"
+
+
+def _lines(*lines: str) -> str:
+    return "{\n" + ",\n".join(f"\t{line}" for line in lines) + "\n}"
+
+
+CASES = [
+    # 4.18 (windystrife/UnrealEngine_NVIDIAGameWorks 4.18.3, UE4Build.cs UpdateVersionFiles): IsLicenseeVersion only
+    # from -Licensee; CompatibleCL defaults to the changelist; BuildVersion.cs writes BuildId always, no
+    # BuildVersion key; Version.h patched by VersionFileUpdater (BRANCH_NAME, BUILT_FROM_CHANGELIST, the Epic
+    # ENGINE_COMPATIBLE_CL_VERSION (occurrence 1), ENGINE_IS_LICENSEE_VERSION, ENGINE_IS_PROMOTED_BUILD).
+    EngineCase(
+        "4.18",
+        (DATA / "build_version" / "ue4.18.3.version").read_bytes(),
+        VERSION_H_418,
+        _lines(
+            '"MajorVersion": 4',
+            '"MinorVersion": 18',
+            '"PatchVersion": 3',
+            '"Changelist": 123',
+            '"CompatibleChangelist": 123',
+            '"IsLicenseeVersion": 0',
+            '"IsPromotedBuild": 1',
+            '"BranchName": "++UE4+main"',
+            '"BuildId": ""',
+        ),
+        VERSION_H_418.replace(b'#define BRANCH_NAME "++UE4+Release-4.18"', b'#define BRANCH_NAME "++UE4+main"')
+        .replace(b"#define BUILT_FROM_CHANGELIST 0", b"#define BUILT_FROM_CHANGELIST 123")
+        .replace(
+            b"#define ENGINE_COMPATIBLE_CL_VERSION 3709383 /* Or hotfix compatibility changelist */",
+            b"#define ENGINE_COMPATIBLE_CL_VERSION 123",
+        )
+        .replace(
+            b"#define ENGINE_IS_PROMOTED_BUILD  (BUILT_FROM_CHANGELIST > 0)", b"#define ENGINE_IS_PROMOTED_BUILD  1"
+        ),
+    ),
+    # 4.22 (UE4Build.cs of 4.22): Version.h left alone; IsLicenseeVersion = -Licensee or no
+    # Engine/Build/NotForLicensees/EpicInternal.txt; CompatibleCL defaults to the changelist; BuildVersion.cs
+    # writes BuildId and BuildVersion always.
+    EngineCase(
+        "4.22",
+        (DATA / "build_version" / "ue4.22.3.version").read_bytes(),
+        version_h_422(4, 22, 3),
+        _lines(
+            '"MajorVersion": 4',
+            '"MinorVersion": 22',
+            '"PatchVersion": 3',
+            '"Changelist": 123',
+            '"CompatibleChangelist": 123',
+            '"IsLicenseeVersion": 1',
+            '"IsPromotedBuild": 1',
+            '"BranchName": "++UE4+main"',
+            '"BuildId": ""',
+            '"BuildVersion": ""',
+        ),
+        None,
+    ),
+    # 4.27 (truefranco/UE4.27.2-Oculus-Nvidia-AMD, UE4Build.cs): the marker moved to Engine/Restricted/...;
+    # CompatibleCL kept unless the licensee flag changes (here 0 -> 1: reset to 0).
+    EngineCase(
+        "4.27",
+        (DATA / "build_version" / "ue4.27.2.version").read_bytes(),
+        version_h_422(4, 27, 2),
+        _lines(
+            '"MajorVersion": 4',
+            '"MinorVersion": 27',
+            '"PatchVersion": 2',
+            '"Changelist": 123',
+            '"CompatibleChangelist": 0',
+            '"IsLicenseeVersion": 1',
+            '"IsPromotedBuild": 1',
+            '"BranchName": "++UE4+main"',
+            '"BuildId": ""',
+            '"BuildVersion": ""',
+        ),
+        None,
+    ),
+    # 5.0 (songjihu/UnrealEngine-5.0.3-release, UnrealBuild.cs; BuildVersion.cs writes BuildId and BuildVersion
+    # only when they are not empty).
+    EngineCase(
+        "5.0",
+        (DATA / "build_version" / "ue5.0.3.version").read_bytes(),
+        version_h_422(5, 0, 3),
+        _lines(
+            '"MajorVersion": 5',
+            '"MinorVersion": 0',
+            '"PatchVersion": 3',
+            '"Changelist": 123',
+            '"CompatibleChangelist": 0',
+            '"IsLicenseeVersion": 1',
+            '"IsPromotedBuild": 1',
+            '"BranchName": "++UE5+main"',
+        ),
+        None,
+    ),
+    # 5.0 inside Epic: the marker exists, the licensee flag stays 0 and CompatibleCL is kept.
+    EngineCase(
+        "5.0",
+        (DATA / "build_version" / "ue5.0.3.version").read_bytes(),
+        version_h_422(5, 0, 3),
+        _lines(
+            '"MajorVersion": 5',
+            '"MinorVersion": 0',
+            '"PatchVersion": 3',
+            '"Changelist": 19600000',
+            '"CompatibleChangelist": 19505902',
+            '"IsLicenseeVersion": 0',
+            '"IsPromotedBuild": 1',
+            '"BranchName": "++UE5+main"',
+        ),
+        None,
+        marker=RESTRICTED_MARKER,
+        changelist="19600000",
+    ),
+    # 5.8 (unicorn2022/UE5.8.0, UnrealBuild.cs and BuildVersion.cs): as 5.0, BuildURL removed; the file Epic ships
+    # ends in "\n\n", which BuildVersion.Write does not write.
+    EngineCase(
+        "5.8",
+        (DATA / "build_version" / "ue5.8.0.version").read_bytes(),
+        version_h_422(5, 8, 0),
+        _lines(
+            '"MajorVersion": 5',
+            '"MinorVersion": 8',
+            '"PatchVersion": 0',
+            '"Changelist": 123',
+            '"CompatibleChangelist": 0',
+            '"IsLicenseeVersion": 1',
+            '"IsPromotedBuild": 1',
+            '"BranchName": "++UE5+main"',
+        ),
+        None,
+    ),
+]
+
+
+def make_engine(root: Path, case: EngineCase) -> Path:
+    """An engine checkout in a new git repository named after the engine's major version."""
+    files = {
+        "Engine/Build/Build.version": case.build_version,
+        VERSION_H.as_posix(): case.version_h,
+        "Engine/Build/BatchFiles/RunUAT.sh": b"#!/bin/sh\n",
+        "Engine/Source/Programs/AutomationTool/Scripts/UpdateLocalVersion.Automation.cs": b"// stand-in\n",
+    }
+    if case.marker:
+        files[case.marker] = b""
+    for relative, data in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_bytes(data)
+    git(root, "init", "--quiet", "--initial-branch=main")
+    git(root, "add", "-A")
+    git(root, "commit", "--quiet", "-m", "engine")
+    return root / "Engine" / "Build" / "Build.version"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.name}{'-epic' if c.marker else ''}" for c in CASES])
+def test_an_engine_tree_is_stamped_as_its_own_uat_would(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, case: EngineCase
+) -> None:
+    root = tmp_path / f"UE{case.name[0]}"
+    root.mkdir()
+    version = make_engine(root, case)
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", case.changelist, "--promoted", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert version.read_text() == case.expected_build_version
+    expected_header = case.version_h if case.expected_version_h is None else case.expected_version_h
+    assert (root / VERSION_H).read_bytes() == expected_header
+    assert not (version.parent / "BuildVersion.h").exists()
+    # The guard passes a commit of the stamped tree.
+    git(root, "add", "-A")
+    assert main(["guard"]) == 0
+    assert capsys.readouterr().out.endswith("no problems\n")
+    # A second run changes nothing.
+    assert main(["update-local", "--cl", case.changelist, "--promoted", "1"]) == 0
+    assert capsys.readouterr().out.endswith("up to date: nothing written\n")
+
+
+@pytest.mark.parametrize("case", CASES[1:], ids=[case.name for case in CASES[1:]])
+def test_dry_run_and_json_say_which_rules_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, case: EngineCase
+) -> None:
+    root = tmp_path / "UE"
+    root.mkdir()
+    version = make_engine(root, case)
+    before = version.read_bytes()
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", "123", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    stamped = json.loads(before)
+    first_line = (
+        f"rules: Unreal {case.name} UpdateLocalVersion (engine tree at {stamped['MajorVersion']}."
+        f"{stamped['MinorVersion']}: the rules UAT has had since {case.name})"
+    )
+    assert out.splitlines()[0] == first_line
+    assert main(["update-local", "--cl", "123", "--dry-run", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["Rules"]["Name"] == case.name
+    assert document["Rules"]["Reason"].startswith("engine tree at")
+    assert document["FilesChanged"] == [str(version)]
+    assert version.read_bytes() == before
+
+
+def test_a_4_22_engine_writes_a_header_only_when_one_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "UE5"
+    root.mkdir()
+    version = make_engine(root, CASES[3])
+    monkeypatch.chdir(root)
+    assert main(["header", "--check"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "no header to check: Unreal 5.0 UpdateLocalVersion leaves Version.h alone (engine tree at 5.0"
+    )
+    (root / "Game").mkdir()
+    assert main(["update-local", "--cl", "7", "--header", "Game/StampedVersion.h"]) == 0
+    text = (root / "Game" / "StampedVersion.h").read_text()
+    assert "#define BUILT_FROM_CHANGELIST 7" in text
+    assert (root / VERSION_H).read_bytes() == CASES[3].version_h
+    # Naming the engine's own Version.h asks for a patch it cannot take: the error says how to leave it alone.
+    before = version.read_bytes()
+    code = main(["update-local", "--cl", "8", "--header", str(VERSION_H)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "unable to find line '#define BRANCH_NAME'" in err
+    assert err.rstrip().endswith(f"; {HEADER_HINT}")
+    assert version.read_bytes() == before
+
+
+def test_a_4_18_engine_without_its_version_h_is_an_error_that_says_how_to_skip_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "UE4"
+    root.mkdir()
+    version = make_engine(root, CASES[0])
+    (root / VERSION_H).unlink()
+    before = version.read_bytes()
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", "5"]) == 1
+    err = capsys.readouterr().err
+    assert "Version.h is missing, and 4.18's rules patch it" in err
+    assert "--skip-header" in err
+    assert version.read_bytes() == before
+    assert main(["update-local", "--cl", "5", "-SkipHeader"]) == 0
+    assert json.loads(version.read_bytes())["Changelist"] == 5
+
+
+def test_the_licensee_flag_overrides_the_marker_both_ways(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "UE5"
+    root.mkdir()
+    version = make_engine(root, CASES[4])  # Epic's marker present: 0 by default
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", "9", "-Licensee"]) == 0
+    assert json.loads(version.read_bytes())["IsLicenseeVersion"] == 1
+    assert main(["update-local", "--cl", "9", "--no-licensee"]) == 0
+    assert json.loads(version.read_bytes())["IsLicenseeVersion"] == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("marker", "rules", "licensee"),
+    [
+        # 4.25.4 (Monocluar/Games202-UBT) still checks Engine/Build/...; 4.27 and 5.x check Engine/Restricted/...
+        (OLD_MARKER, "4.25", 0),
+        (RESTRICTED_MARKER, "4.25", 1),
+        (OLD_MARKER, "4.27", 1),
+        (RESTRICTED_MARKER, "4.27", 0),
+        (RESTRICTED_MARKER, "5.8", 0),
+    ],
+)
+def test_each_generation_looks_for_epics_marker_where_its_uat_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], marker: str, rules: str, licensee: int
+) -> None:
+    root = tmp_path / "UE"
+    root.mkdir()
+    version = make_engine(root, CASES[3])
+    (root / marker).parent.mkdir(parents=True, exist_ok=True)
+    (root / marker).write_bytes(b"")
+    assert main(["update-local", "-f", str(version), "--cl", "9", "--branch", "B", "--rules", rules]) == 0
+    assert json.loads(version.read_bytes())["IsLicenseeVersion"] == licensee
+    capsys.readouterr()
+
+
+def test_uebp_code_cl_is_the_compatible_changelist_only_where_uat_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "UE5"
+    root.mkdir()
+    version = make_engine(root, CASES[5])
+    monkeypatch.setenv("uebp_CodeCL", "120")
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", "123"]) == 0
+    assert json.loads(version.read_bytes())["CompatibleChangelist"] == 120
+    assert main(["update-local", "--cl", "124", "--rules", "5.0"]) == 0
+    assert json.loads(version.read_bytes())["CompatibleChangelist"] == 120  # kept: 5.0 does not read it
+    capsys.readouterr()
+
+
+def test_a_project_that_is_not_an_engine_still_gets_its_generated_header(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "Game"
+    (root / "Build").mkdir(parents=True)
+    version = root / "Build" / "Build.version"
+    version.write_bytes((DATA / "build_version" / "ue5.0.3.version").read_bytes() + b"\n")
+    git(root, "init", "--quiet", "--initial-branch=main")
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", "123", "--promoted", "1", "--branch", "++Game+Main", "--dry-run"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "rules: buildver's own rules (not an engine tree (no Engine/Build/Build.version beside Engine/Source/))"
+    )
+    assert main(["update-local", "--cl", "123", "--promoted", "1", "--branch", "++Game+Main"]) == 0
+    assert version.read_bytes().endswith(b"}\n")  # buildver's rules keep the file's ending
+    document = json.loads(version.read_bytes())
+    assert (document["Changelist"], document["IsLicenseeVersion"], document["CompatibleChangelist"]) == (
+        123,
+        0,
+        19505902,
+    )
+    assert "#define BUILT_FROM_CHANGELIST 123" in (root / "Build" / "BuildVersion.h").read_text()
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        ((4, 17), "4.18"),
+        ((4, 18), "4.18"),
+        ((4, 21), "4.18"),
+        ((4, 22), "4.22"),
+        ((4, 26), "4.25"),
+        ((4, 27), "4.27"),
+        ((5, 0), "5.0"),
+        ((5, 7), "5.0"),
+        ((5, 8), "5.8"),
+        ((6, 0), "5.8"),
+    ],
+)
+def test_an_engine_tree_follows_the_last_generation_not_newer_than_itself(
+    tmp_path: Path, version: tuple[int, int], expected: str
+) -> None:
+    (tmp_path / "Engine" / "Build").mkdir(parents=True)
+    (tmp_path / "Engine" / "Source").mkdir()
+    chosen = choose_rules(tmp_path / "Engine" / "Build" / "Build.version", version)
+    assert chosen.rules.name == expected
+    assert chosen.engine_root == tmp_path
+
+
+@pytest.mark.parametrize(
+    "relative",
+    ["Build/Build.version", "Engine/Build/Build.version", "Game/Engine/Build/Other.version"],
+)
+def test_only_an_engine_layout_is_an_engine_tree(tmp_path: Path, relative: str) -> None:
+    path = tmp_path / relative
+    path.parent.mkdir(parents=True)
+    # Engine/Source/ is missing in every case except the one that has it below.
+    assert engine_root(path) is None
+    assert choose_rules(path, (5, 0)).rules is BUILDVER_RULES
+
+
+def test_rules_are_forced_by_the_flag_then_the_configuration(tmp_path: Path) -> None:
+    (tmp_path / "Engine" / "Build").mkdir(parents=True)
+    (tmp_path / "Engine" / "Source").mkdir()
+    path = tmp_path / "Engine" / "Build" / "Build.version"
+    assert choose_rules(path, (5, 3), forced="4.18", configured="5.8").rules.name == "4.18"
+    assert choose_rules(path, (5, 3), configured="buildver").rules is BUILDVER_RULES
+    assert choose_rules(path, (5, 3), configured="4.26").reason == "configured rules 4.26"
+
+
+@pytest.mark.parametrize("text", ["5", "5.x", "v5.0", "5.0.1", "", "BUILDVER"])
+def test_a_rules_name_that_is_not_x_y_or_buildver_is_a_usage_error(text: str) -> None:
+    from buildver.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"is not an engine version X\.Y or 'buildver'"):
+        rule_set_named(text, "--rules")
+
+
+def test_generations_are_in_order_and_each_cites_its_source() -> None:
+    firsts = [rules.first for rules in GENERATIONS]
+    assert firsts == sorted(firsts)
+    assert len(set(firsts)) == len(firsts)
+    assert all(rules.source for rules in GENERATIONS)
