@@ -431,3 +431,34 @@ def test_generations_are_in_order_and_each_cites_its_source() -> None:
     assert firsts == sorted(firsts)
     assert len(set(firsts)) == len(firsts)
     assert all(rules.source for rules in GENERATIONS)
+
+
+@pytest.mark.parametrize(("index", "header_checked"), [(0, True), (3, False), (5, False)])
+def test_the_guard_checks_version_h_only_where_update_local_writes_it(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    index: int,
+    header_checked: bool,
+) -> None:
+    case = CASES[index]
+    root = tmp_path / "UE"
+    root.mkdir()
+    make_engine(root, case)
+    monkeypatch.chdir(root)
+    # A commit that edits Version.h by hand (a studio's own define) and stages a new changelist.
+    header = root / VERSION_H
+    header.write_bytes(header.read_bytes() + b"#define STUDIO_BUILD_FLAVOUR 2\n")
+    stamped = json.loads(case.build_version)
+    stamped["Changelist"] = 19600000
+    (root / "Engine" / "Build" / "Build.version").write_text(json.dumps(stamped, indent="\t"))
+    git(root, "add", "-A")
+    code = main(["guard"])
+    out = capsys.readouterr().out
+    if header_checked:
+        # 4.18: UpdateLocalVersion patches Version.h, so it must match the staged Build.version.
+        assert code == 1
+        assert f"{VERSION_H.as_posix()}: error: out of step with Engine/Build/Build.version" in out
+    else:
+        # 4.22 and later: UAT leaves Version.h alone, and so does the guard.
+        assert (code, out) == (0, "buildver guard: 1 file checked, no problems\n")

@@ -54,6 +54,9 @@ ESCAPE_CASES = [
     ("//depot/Main Line/Game", "++depot+Main+Line+Game"),
     ("C:\\Builds\\Main", "C+Builds+Main"),
     ("//UE5/Main", "++UE5+Main"),
+    # P4Environment trims every trailing "/" before EscapePath.
+    ("//UE4/Main//", "++UE4+Main"),
+    ("//", ""),
 ]
 
 
@@ -205,6 +208,51 @@ def test_changelist_comes_from_the_flag_then_uebp_cl_then_git_commit_count(
         code, _, err = run(capsys, "update-local", "--skip-header", *flags)
         assert (code, err) == (0, "")
         assert json.loads(version.read_bytes())["Changelist"] == expected
+
+
+CI_CHANGELIST_CASES = [
+    # (environment, changelist): uebp_CL, then the CI's Perforce variable, then git (7 commits)
+    ({"JENKINS_URL": "http://ci", "P4_CHANGELIST": "4242"}, 4242),
+    ({"JENKINS_URL": "http://ci", "P4_CHANGELIST": "4242", "uebp_CL": "11"}, 11),
+    ({"P4_CHANGELIST": "4242"}, 7),  # not Jenkins: the variable is not the CI's
+    ({"TEAMCITY_VERSION": "2025.11", "BUILD_VCS_NUMBER": "31337"}, 31337),
+    # A git root's revision is a hash, not a changelist: git decides.
+    ({"TEAMCITY_VERSION": "2025.11", "BUILD_VCS_NUMBER": "3f2a9c0d1e5b7a8c9d0e1f2a3b4c5d6e7f8a9b0c"}, 7),
+]
+
+
+@pytest.mark.parametrize(("environment", "expected"), CI_CHANGELIST_CASES)
+def test_perforce_ci_changelists_come_after_uebp_cl_and_before_git(
+    capsys: pytest.CaptureFixture[str],
+    git_repository: GitRepository,
+    monkeypatch: pytest.MonkeyPatch,
+    environment: dict[str, str],
+    expected: int,
+) -> None:
+    root = git_repository("Game", commits=7)
+    version = engine_tree(root)
+    monkeypatch.chdir(root)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    code, _, err = run(capsys, "update-local", "--skip-header", "--branch", "B")
+    assert (code, err) == (0, "")
+    assert json.loads(version.read_bytes())["Changelist"] == expected
+
+
+def test_a_jenkins_changelist_that_is_not_digits_is_an_error_naming_the_variable(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = engine_tree(tmp_path)
+    before = snapshot(tmp_path)
+    monkeypatch.setenv("JENKINS_URL", "http://ci")
+    monkeypatch.setenv("P4_CHANGELIST", "12a")
+    code, _, err = run(capsys, "update-local", "-f", str(version), "--branch", "B")
+    assert code == 1
+    assert err == (
+        "buildver: error: environment variable P4_CHANGELIST: '12a' is not a whole number from 0 to 2147483647 "
+        "(ASCII decimal digits only)\n"
+    )
+    assert snapshot(tmp_path) == before
 
 
 def test_without_any_changelist_source_the_error_says_how_to_give_one(
