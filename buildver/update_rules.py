@@ -1,8 +1,9 @@
 """Which rules update-local follows: those of the engine being stamped, or buildver's own outside an engine.
 
 Unreal's ``RunUAT UpdateLocalVersion`` changed between engine versions: 4.18 patches Version.h, later engines
-leave it alone (UBT's BuildSettings module compiles the values in from Build.version), 4.25 takes the licensee
-flag from the absence of Epic's internal marker file, 5.x stops writing empty BuildId and BuildVersion keys.
+leave it alone (UBT's BuildSettings module compiles the values in from Build.version) and take the licensee
+flag from the absence of Epic's internal marker file, 4.25 keeps the compatible changelist, 4.26 stops writing
+empty BuildId and BuildVersion keys, 5.3 removes BuildURL, 5.8 reads ``uebp_CodeCL``.
 Each generation is one ``RuleSet`` in ``GENERATIONS``; ``docs/unreal-rules.md`` cites the engine source of every
 value. This module decides; ``update_local`` applies; nothing here reads more than a folder's existence.
 """
@@ -107,8 +108,8 @@ GENERATIONS: tuple[RuleSet, ...] = (
         build_version_key=False,
         clears_build_url=False,
         writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
-        source="4.18.3: UpdateLocalVersion.Automation.cs, AutomationUtils/UE4Build.cs, UnrealBuildTool/System/"
-        "BuildVersion.cs (windystrife/UnrealEngine_NVIDIAGameWorks)",
+        source="4.18.3 AutomationUtils/UE4Build.cs and UnrealBuildTool/System/BuildVersion.cs "
+        "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a)",
     ),
     RuleSet(
         name="4.22",
@@ -123,7 +124,9 @@ GENERATIONS: tuple[RuleSet, ...] = (
         build_version_key=True,
         clears_build_url=False,
         writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
-        source="4.22: AutomationUtils/UE4Build.cs, UnrealBuildTool/System/BuildVersion.cs (folgerwang/UnrealEngine)",
+        source="4.23.0/4.23.1 AutomationUtils/UE4Build.cs and BuildVersion.cs (Clixxzydev/FN_GameBuild-4.23@6a50c0a, "
+        "TechnicalFNaF/UE4.23_SWG@668f0bf); the same UE4Build.cs body with a 2018 copyright in "
+        "folgerwang/UnrealEngine@00732c0",
     ),
     RuleSet(
         name="4.25",
@@ -138,26 +141,11 @@ GENERATIONS: tuple[RuleSet, ...] = (
         build_version_key=True,
         clears_build_url=False,
         writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
-        source="4.25.4: AutomationUtils/UE4Build.cs, UnrealBuildTool/System/BuildVersion.cs (Monocluar/Games202-UBT)",
+        source="4.25.4 AutomationUtils/UE4Build.cs and BuildVersion.cs (Monocluar/Games202-UBT@90717b5)",
     ),
     RuleSet(
-        name="4.27",
-        first=(4, 27),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_RESTRICTED_MARKER,
-        compatible_default=CompatibleDefault.KEEP,
-        resets_compatible_when_licensee_changes=True,
-        compatible_from_code_cl=False,
-        build_version_key=True,
-        clears_build_url=False,
-        writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
-        source="4.27.2: AutomationUtils/UE4Build.cs (Stiiiff/EphemereEngine)",
-    ),
-    RuleSet(
-        name="5.0",
-        first=(5, 0),
+        name="4.26",
+        first=(4, 26),
         patches_version_h=False,
         generates_header=False,
         licensee_default=LicenseeDefault.MARKER,
@@ -168,8 +156,25 @@ GENERATIONS: tuple[RuleSet, ...] = (
         build_version_key=True,
         clears_build_url=False,
         writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
-        source="5.0.3: AutomationUtils/UnrealBuild.cs (elmachotroso/unreal_devtoolbox); 5.0/5.1 UnrealBuildTool/"
-        "System/BuildVersion.cs (pjnull/Test_Lyra)",
+        source="4.26.2, 4.27.2, 5.0.3 and 5.1.1 AutomationUtils/UE4Build.cs (UnrealBuild.cs from 5.0.3) and "
+        "BuildVersion.cs (Mu-L/TracerInteractiveUE4Plugins@c37f37d, Stiiiff/EphemereEngine@c96df6b, "
+        "songjihu/UnrealEngine-5.0.3-release@344a5f1, elmachotroso/unreal_devtoolbox@9d0f90c)",
+    ),
+    RuleSet(
+        name="5.3",
+        first=(5, 3),
+        patches_version_h=False,
+        generates_header=False,
+        licensee_default=LicenseeDefault.MARKER,
+        licensee_marker=_RESTRICTED_MARKER,
+        compatible_default=CompatibleDefault.KEEP,
+        resets_compatible_when_licensee_changes=True,
+        compatible_from_code_cl=False,
+        build_version_key=True,
+        clears_build_url=True,
+        writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
+        source="5.3.2 to 5.6.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs (he-yulong/UnrealEngine-5.3@686f844, "
+        "kykz159/Project-Ghost@068120c)",
     ),
     RuleSet(
         name="5.8",
@@ -184,8 +189,8 @@ GENERATIONS: tuple[RuleSet, ...] = (
         build_version_key=True,
         clears_build_url=True,
         writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
-        source="5.8.0: UpdateLocalVersion.Automation.cs, AutomationUtils/UnrealBuild.cs, UnrealBuildTool/System/"
-        "BuildVersion.cs (unicorn2022/UE5.8.0)",
+        source="5.8.0 Scripts/UpdateLocalVersion.Automation.cs, AutomationUtils/UnrealBuild.cs and BuildVersion.cs "
+        "(unicorn2022/UE5.8.0@5d9a05c)",
     ),
 )
 """Every generation of UpdateLocalVersion, oldest first; an engine uses the last one not newer than itself."""
@@ -289,6 +294,9 @@ def choose_rules(
         why = f"engine tree at {stamped}, newer than {rules.name}: the newest rules buildver knows"
     else:
         why = f"engine tree at {stamped}: the rules UAT has had since {rules.name}"
+    if rules.patches_version_h and version > rules.first:
+        # 4.18 patches Version.h and 4.23 does not; the release in between that changed it is not confirmed.
+        why += "; if this engine's UAT no longer patches Version.h, pass --rules 4.22"
     return ChosenRules(rules, why, root)
 
 

@@ -47,6 +47,11 @@ class EngineCase:
     expected_version_h: bytes | None  # None: Version.h stays byte for byte as it was
     marker: str | None = None
     changelist: str = "123"
+    rules: str = ""
+
+    @property
+    def rules_name(self) -> str:
+        return self.rules or self.name
 
 
 def _lines(*lines: str) -> str:
@@ -83,9 +88,10 @@ CASES = [
             b"#define ENGINE_IS_PROMOTED_BUILD  (BUILT_FROM_CHANGELIST > 0)", b"#define ENGINE_IS_PROMOTED_BUILD  1"
         ),
     ),
-    # 4.22 (UE4Build.cs of 4.22): Version.h left alone; IsLicenseeVersion = -Licensee or no
-    # Engine/Build/NotForLicensees/EpicInternal.txt; CompatibleCL defaults to the changelist; BuildVersion.cs
-    # writes BuildId and BuildVersion always.
+    # 4.22 (the UE4Build.cs UpdateVersionFiles of 4.23.0, Clixxzydev/FN_GameBuild-4.23@6a50c0a, same body as a
+    # 2018 one): Version.h left alone; IsLicenseeVersion = -Licensee or no Engine/Build/NotForLicensees/
+    # EpicInternal.txt; CompatibleCL defaults to the changelist; BuildVersion.cs writes BuildId and BuildVersion
+    # always ("" when null).
     EngineCase(
         "4.22",
         (DATA / "build_version" / "ue4.22.3.version").read_bytes(),
@@ -104,8 +110,10 @@ CASES = [
         ),
         None,
     ),
-    # 4.27 (truefranco/UE4.27.2-Oculus-Nvidia-AMD, UE4Build.cs): the marker moved to Engine/Restricted/...;
-    # CompatibleCL kept unless the licensee flag changes (here 0 -> 1: reset to 0).
+    # 4.27 follows 4.26 (Stiiiff/EphemereEngine@c96df6b 4.27.2, UE4Build.cs UpdateVersionFiles): the marker is
+    # Engine/Restricted/NotForLicensees/Build/EpicInternal.txt; CompatibleCL kept unless the licensee flag changes
+    # (here 0 -> 1: reset to 0, "it corresponds to a different P4 server"); BuildVersion.cs writes BuildId and
+    # BuildVersion only when they are not empty.
     EngineCase(
         "4.27",
         (DATA / "build_version" / "ue4.27.2.version").read_bytes(),
@@ -119,13 +127,11 @@ CASES = [
             '"IsLicenseeVersion": 1',
             '"IsPromotedBuild": 1',
             '"BranchName": "++UE4+main"',
-            '"BuildId": ""',
-            '"BuildVersion": ""',
         ),
         None,
+        rules="4.26",
     ),
-    # 5.0 (songjihu/UnrealEngine-5.0.3-release, UnrealBuild.cs; BuildVersion.cs writes BuildId and BuildVersion
-    # only when they are not empty).
+    # 5.0 follows 4.26 (songjihu/UnrealEngine-5.0.3-release@344a5f1, UnrealBuild.cs UpdateVersionFiles).
     EngineCase(
         "5.0",
         (DATA / "build_version" / "ue5.0.3.version").read_bytes(),
@@ -141,6 +147,7 @@ CASES = [
             '"BranchName": "++UE5+main"',
         ),
         None,
+        rules="4.26",
     ),
     # 5.0 inside Epic: the marker exists, the licensee flag stays 0 and CompatibleCL is kept.
     EngineCase(
@@ -160,9 +167,11 @@ CASES = [
         None,
         marker=RESTRICTED_MARKER,
         changelist="19600000",
+        rules="4.26",
     ),
-    # 5.8 (unicorn2022/UE5.8.0, UnrealBuild.cs and BuildVersion.cs): as 5.0, BuildURL removed; the file Epic ships
-    # ends in "\n\n", which BuildVersion.Write does not write.
+    # 5.8 (unicorn2022/UE5.8.0@5d9a05c, UpdateLocalVersion.Automation.cs, UnrealBuild.cs and BuildVersion.cs):
+    # as 5.3 (BuildURL removed: UpdateLocalVersion passes none), plus uebp_CodeCL as the compatible changelist;
+    # the file Epic ships ends in "\n\n", which BuildVersion.Write does not write.
     EngineCase(
         "5.8",
         (DATA / "build_version" / "ue5.8.0.version").read_bytes(),
@@ -238,13 +247,13 @@ def test_dry_run_and_json_say_which_rules_and_why(
     out = capsys.readouterr().out
     stamped = json.loads(before)
     first_line = (
-        f"rules: Unreal {case.name} UpdateLocalVersion (engine tree at {stamped['MajorVersion']}."
-        f"{stamped['MinorVersion']}: the rules UAT has had since {case.name})"
+        f"rules: Unreal {case.rules_name} UpdateLocalVersion (engine tree at {stamped['MajorVersion']}."
+        f"{stamped['MinorVersion']}: the rules UAT has had since {case.rules_name})"
     )
     assert out.splitlines()[0] == first_line
     assert main(["update-local", "--cl", "123", "--dry-run", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["Rules"]["Name"] == case.name
+    assert document["Rules"]["Name"] == case.rules_name
     assert document["Rules"]["Reason"].startswith("engine tree at")
     assert document["FilesChanged"] == [str(version)]
     assert version.read_bytes() == before
@@ -259,7 +268,7 @@ def test_a_4_22_engine_writes_a_header_only_when_one_is_named(
     monkeypatch.chdir(root)
     assert main(["header", "--check"]) == 0
     assert capsys.readouterr().out.startswith(
-        "no header to check: Unreal 5.0 UpdateLocalVersion leaves Version.h alone (engine tree at 5.0"
+        "no header to check: Unreal 4.26 UpdateLocalVersion leaves Version.h alone (engine tree at 5.0"
     )
     (root / "Game").mkdir()
     assert main(["update-local", "--cl", "7", "--header", "Game/StampedVersion.h"]) == 0
@@ -311,11 +320,12 @@ def test_the_licensee_flag_overrides_the_marker_both_ways(
 @pytest.mark.parametrize(
     ("marker", "rules", "licensee"),
     [
-        # 4.25.4 (Monocluar/Games202-UBT) still checks Engine/Build/...; 4.27 and 5.x check Engine/Restricted/...
+        # 4.25.4 (Monocluar/Games202-UBT) still checks Engine/Build/...; 4.26.0 and later Engine/Restricted/...
+        (OLD_MARKER, "4.22", 0),
         (OLD_MARKER, "4.25", 0),
         (RESTRICTED_MARKER, "4.25", 1),
-        (OLD_MARKER, "4.27", 1),
-        (RESTRICTED_MARKER, "4.27", 0),
+        (OLD_MARKER, "4.26", 1),
+        (RESTRICTED_MARKER, "4.26", 0),
         (RESTRICTED_MARKER, "5.8", 0),
     ],
 )
@@ -342,8 +352,8 @@ def test_uebp_code_cl_is_the_compatible_changelist_only_where_uat_reads_it(
     monkeypatch.chdir(root)
     assert main(["update-local", "--cl", "123"]) == 0
     assert json.loads(version.read_bytes())["CompatibleChangelist"] == 120
-    assert main(["update-local", "--cl", "124", "--rules", "5.0"]) == 0
-    assert json.loads(version.read_bytes())["CompatibleChangelist"] == 120  # kept: 5.0 does not read it
+    assert main(["update-local", "--cl", "124", "--rules", "5.6"]) == 0
+    assert json.loads(version.read_bytes())["CompatibleChangelist"] == 120  # kept: 5.6's UAT does not read it
     capsys.readouterr()
 
 
@@ -379,10 +389,14 @@ def test_a_project_that_is_not_an_engine_still_gets_its_generated_header(
         ((4, 18), "4.18"),
         ((4, 21), "4.18"),
         ((4, 22), "4.22"),
-        ((4, 26), "4.25"),
-        ((4, 27), "4.27"),
-        ((5, 0), "5.0"),
-        ((5, 7), "5.0"),
+        ((4, 24), "4.22"),
+        ((4, 25), "4.25"),
+        ((4, 26), "4.26"),
+        ((4, 27), "4.26"),
+        ((5, 0), "4.26"),
+        ((5, 2), "4.26"),
+        ((5, 3), "5.3"),
+        ((5, 7), "5.3"),
         ((5, 8), "5.8"),
         ((6, 0), "5.8"),
     ],
@@ -415,7 +429,8 @@ def test_rules_are_forced_by_the_flag_then_the_configuration(tmp_path: Path) -> 
     path = tmp_path / "Engine" / "Build" / "Build.version"
     assert choose_rules(path, (5, 3), forced="4.18", configured="5.8").rules.name == "4.18"
     assert choose_rules(path, (5, 3), configured="buildver").rules is BUILDVER_RULES
-    assert choose_rules(path, (5, 3), configured="4.26").reason == "configured rules 4.26"
+    assert choose_rules(path, (5, 3), configured="4.27").reason == "configured rules 4.27"
+    assert choose_rules(path, (5, 3), configured="4.27").rules.name == "4.26"
 
 
 @pytest.mark.parametrize("text", ["5", "5.x", "v5.0", "5.0.1", "", "BUILDVER"])
@@ -462,3 +477,60 @@ def test_the_guard_checks_version_h_only_where_update_local_writes_it(
     else:
         # 4.22 and later: UAT leaves Version.h alone, and so does the guard.
         assert (code, out) == (0, "buildver guard: 1 file checked, no problems\n")
+
+
+KEY_CASES = [
+    # (rules, extra arguments, keys after BranchName): BuildVersion.cs's WriteProperties of each generation.
+    # 4.18: BuildId always written; -Build goes only to Version.h; BuildURL unknown, so left as it was.
+    ("4.18", [], ['"BuildId": "CarbonBID"', '"BuildURL": "https://ci.example/1"']),
+    # 4.22 and 4.25: BuildId and BuildVersion always written ("" when null); -Build stored.
+    ("4.22", [], ['"BuildId": "CarbonBID"', '"BuildVersion": ""', '"BuildURL": "https://ci.example/1"']),
+    (
+        "4.25",
+        ["-Build=Nightly 7"],
+        ['"BuildId": "CarbonBID"', '"BuildVersion": "Nightly 7"', '"BuildURL": "https://ci.example/1"'],
+    ),
+    # 4.26 to 5.2: only when not empty.
+    ("4.26", [], ['"BuildId": "CarbonBID"', '"BuildURL": "https://ci.example/1"']),
+    (
+        "4.26",
+        ["-Build=Nightly 7"],
+        ['"BuildId": "CarbonBID"', '"BuildVersion": "Nightly 7"', '"BuildURL": "https://ci.example/1"'],
+    ),
+    # 5.3 and later: UpdateLocalVersion passes no BuildURL, and an empty one is not written.
+    ("5.3", [], ['"BuildId": "CarbonBID"']),
+    ("5.8", ["-Build=Nightly 7"], ['"BuildId": "CarbonBID"', '"BuildVersion": "Nightly 7"']),
+    # buildver's own rules keep every key the file has and clear BuildURL in place.
+    ("buildver", [], ['"BuildId": "CarbonBID"', '"BuildURL": ""']),
+]
+
+
+@pytest.mark.parametrize(("rules", "arguments", "tail"), KEY_CASES)
+def test_each_generation_writes_the_keys_its_build_version_writer_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rules: str, arguments: list[str], tail: list[str]
+) -> None:
+    (tmp_path / "Engine" / "Build").mkdir(parents=True)
+    (tmp_path / "Engine" / "Source").mkdir()
+    version = tmp_path / "Engine" / "Build" / "Build.version"
+    version.write_text(
+        _lines(
+            '"MajorVersion": 5',
+            '"MinorVersion": 3',
+            '"PatchVersion": 2',
+            '"Changelist": 0',
+            '"CompatibleChangelist": 0',
+            '"IsLicenseeVersion": 1',
+            '"IsPromotedBuild": 0',
+            '"BranchName": "UE5"',
+            '"BuildId": "CarbonBID"',
+            '"BuildURL": "https://ci.example/1"',
+        )
+    )
+    command = ["update-local", "-f", str(version), "-CL=5", "-Branch=B", "-SkipHeader", "--rules", rules, *arguments]
+    assert main(command) == 0, capsys.readouterr().err
+    head = ['"MajorVersion": 5', '"MinorVersion": 3', '"PatchVersion": 2', '"Changelist": 5']
+    compatible = '"CompatibleChangelist": 5' if rules in ("4.18", "4.22") else '"CompatibleChangelist": 0'
+    licensee = '"IsLicenseeVersion": 0' if rules == "4.18" else '"IsLicenseeVersion": 1'
+    expected = _lines(*head, compatible, licensee, '"IsPromotedBuild": 1', '"BranchName": "B"', *tail)
+    assert version.read_text() == expected
+    capsys.readouterr()
