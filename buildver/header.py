@@ -43,9 +43,11 @@ __all__ = [
     "c_wide_string_literal",
     "header_for",
     "is_generated",
+    "join_lines",
     "patch_header",
     "render_header",
     "replace_line",
+    "split_lines",
     "version_h_replacements",
 ]
 
@@ -309,12 +311,23 @@ def patch_header(text: str, record: BuildVersion, build: str | None, path_for_me
     """
     if not text.removeprefix("\ufeff"):
         raise HeaderError(f"{path_for_messages}: the header is empty")
+    bom, lines, newlines = split_lines(text)
+    for replacement in version_h_replacements(record, build, path_for_messages):
+        replace_line(lines, replacement, path_for_messages)
+    return join_lines(bom, lines, newlines)
+
+
+def split_lines(text: str) -> tuple[str, list[str], list[str]]:
+    """``(bom, lines, newlines)``: the lines as .NET's ReadLine sees them, and what ends each one, so that
+    ``join_lines`` gives back every byte (CRLF, LF or CR, the final newline or its absence, a leading BOM)."""
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     # re.split with a group alternates line contents and their newlines: [line, newline, line, ..., line].
     pieces = _NEWLINE.split(text.removeprefix(bom))
-    lines, newlines = pieces[0::2], pieces[1::2]
-    for replacement in version_h_replacements(record, build, path_for_messages):
-        replace_line(lines, replacement, path_for_messages)
+    return bom, pieces[0::2], pieces[1::2]
+
+
+def join_lines(bom: str, lines: list[str], newlines: list[str]) -> str:
+    """The text ``split_lines`` took apart, with ``lines`` as they are now."""
     return bom + "".join(line + newline for line, newline in zip(lines, [*newlines, ""], strict=True))
 
 

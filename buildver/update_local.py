@@ -29,11 +29,13 @@ from buildver.depot import (
     resolve_compatible_changelist,
 )
 from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
+from buildver.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.update_rules import (
     HEADER_HINT,
     ChosenRules,
     CompatibleDefault,
     LicenseeDefault,
+    MetadataVersion,
     choose_header,
     choose_rules,
 )
@@ -144,7 +146,46 @@ def plan_update(
         # A 4.18 engine's own Version.h is patched, never created: UAT fails when it is missing.
         must_exist = header == chosen.version_h and rules.patches_version_h
         changes.append(plan_header(header, record, request.build, must_exist=must_exist))
+    metadata = _plan_metadata(chosen, record, changes)
+    if metadata is not None:
+        changes.append(metadata)
     return UpdatePlan(version_file, record, sources, chosen, tuple(changes))
+
+
+def _plan_metadata(chosen: ChosenRules, record: BuildVersion, changes: list[FileChange]) -> FileChange | None:
+    """MetaData.cs with its AssemblyInformationalVersion stamped, for the engines whose UAT does (None otherwise,
+    and when the tree has no MetaData.cs: there is nothing to stamp)."""
+    path = chosen.metadata_cs
+    if path is None:
+        return None
+    old = _read_text(path, "MetaData.cs")
+    if old is None:
+        return None
+    numbers = (record.major_version, record.minor_version, record.patch_version)
+    if chosen.rules.metadata is MetadataVersion.FROM_VERSION_H and chosen.version_h is not None:
+        # 4.18 takes MAJOR.MINOR.PATCH from Version.h (the one being written, else the one on disk).
+        planned = next((change.new for change in changes if change.path == chosen.version_h), None)
+        header = planned.decode("utf-8") if planned is not None else _read_text(chosen.version_h, "Version.h")
+        numbers = (header and version_h_numbers(header)) or numbers
+    version = informational_version(
+        numbers,
+        record.changelist,
+        record.branch_name,
+        padded_changelist=chosen.rules.metadata is MetadataVersion.FROM_VERSION_H,
+    )
+    new = set_informational_version(old, version, str(path))
+    return FileChange(path, old.encode("utf-8"), new.encode("utf-8"))
+
+
+def _read_text(path: Path, what: str) -> str | None:
+    """A UTF-8 text file's contents, or None when it does not exist; a HeaderError when it cannot be read."""
+    try:
+        data = read_existing(path)
+        return None if data is None else data.decode("utf-8")
+    except OSError as exc:
+        raise HeaderError(f"{path}: cannot read {what} ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise HeaderError(f"{path}: byte {exc.start}: {what} is not UTF-8") from exc
 
 
 def rules_and_header(
@@ -196,7 +237,9 @@ def _compatible_changelist(
     )
     if given is not None:
         return given
-    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist > 0:
+    # UAT before 4.25 starts from the changelist, and -CompatibleCL=0 replaces it with 0, which is not written.
+    explicit_zero = request.compatible_changelist == 0
+    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist > 0 and not explicit_zero:
         return Sourced(changelist, f"{rules.name}: the changelist, as -CompatibleCL is not given")
     if rules.resets_compatible_when_licensee_changes and licensee != old.is_licensee_version:
         return Sourced(0, f"reset: the licensee flag changed ({rules.name} rules)")

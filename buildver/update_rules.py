@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from buildver.build_version import WriterRules
 from buildver.errors import UsageError
+from buildver.metadata_cs import METADATA_CS
 
 __all__ = [
     "BUILDVER_RULES",
@@ -26,6 +27,7 @@ __all__ = [
     "ChosenRules",
     "CompatibleDefault",
     "LicenseeDefault",
+    "MetadataVersion",
     "RuleSet",
     "choose_header",
     "choose_rules",
@@ -46,6 +48,14 @@ class LicenseeDefault(Enum):
     FLAG_ONLY = "0 unless -Licensee is given"
     MARKER = "1 unless Epic's internal marker file exists"
     KEEP = "the file's value"
+
+
+class MetadataVersion(Enum):
+    """Whether and how UAT stamps MetaData.cs's AssemblyInformationalVersion (``metadata_cs``)."""
+
+    NONE = "not stamped"
+    FROM_VERSION_H = "M.m.p from Version.h, the changelist padded to 7 digits, +branch"
+    FROM_BUILD_VERSION = "M.m.p-Changelist+BranchName from the new Build.version"
 
 
 class CompatibleDefault(Enum):
@@ -76,6 +86,7 @@ class RuleSet:
     build_version_key: bool
     """``-Build`` is stored in Build.version's BuildVersion (4.18 puts it only into Version.h)."""
     clears_build_url: bool
+    metadata: MetadataVersion
     writer: WriterRules
     """How that generation's UBT BuildVersion.Write lays the file out: the keys it always writes or leaves out
     when empty, and no final newline (buildver's own rules keep the file's keys and ending as they are)."""
@@ -107,6 +118,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
         compatible_from_code_cl=False,
         build_version_key=False,
         clears_build_url=False,
+        metadata=MetadataVersion.FROM_VERSION_H,
         writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
         source="4.18.3 AutomationUtils/UE4Build.cs and UnrealBuildTool/System/BuildVersion.cs "
         "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a)",
@@ -123,6 +135,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
         compatible_from_code_cl=False,
         build_version_key=True,
         clears_build_url=False,
+        metadata=MetadataVersion.FROM_BUILD_VERSION,
         writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
         source="4.23.0/4.23.1 AutomationUtils/UE4Build.cs and BuildVersion.cs (Clixxzydev/FN_GameBuild-4.23@6a50c0a, "
         "TechnicalFNaF/UE4.23_SWG@668f0bf); the same UE4Build.cs body with a 2018 copyright in "
@@ -140,6 +153,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
         compatible_from_code_cl=False,
         build_version_key=True,
         clears_build_url=False,
+        metadata=MetadataVersion.FROM_BUILD_VERSION,
         writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
         source="4.25.4 AutomationUtils/UE4Build.cs and BuildVersion.cs (Monocluar/Games202-UBT@90717b5)",
     ),
@@ -155,10 +169,27 @@ GENERATIONS: tuple[RuleSet, ...] = (
         compatible_from_code_cl=False,
         build_version_key=True,
         clears_build_url=False,
+        metadata=MetadataVersion.FROM_BUILD_VERSION,
         writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
-        source="4.26.2, 4.27.2, 5.0.3 and 5.1.1 AutomationUtils/UE4Build.cs (UnrealBuild.cs from 5.0.3) and "
-        "BuildVersion.cs (Mu-L/TracerInteractiveUE4Plugins@c37f37d, Stiiiff/EphemereEngine@c96df6b, "
-        "songjihu/UnrealEngine-5.0.3-release@344a5f1, elmachotroso/unreal_devtoolbox@9d0f90c)",
+        source="4.26.2 and 4.27.2 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+        "(Mu-L/TracerInteractiveUE4Plugins@c37f37d, Stiiiff/EphemereEngine@c96df6b)",
+    ),
+    RuleSet(
+        name="5.0",
+        first=(5, 0),
+        patches_version_h=False,
+        generates_header=False,
+        licensee_default=LicenseeDefault.MARKER,
+        licensee_marker=_RESTRICTED_MARKER,
+        compatible_default=CompatibleDefault.KEEP,
+        resets_compatible_when_licensee_changes=True,
+        compatible_from_code_cl=False,
+        build_version_key=True,
+        clears_build_url=False,
+        metadata=MetadataVersion.NONE,
+        writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
+        source="5.0.3 and 5.1.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs "
+        "(songjihu/UnrealEngine-5.0.3-release@344a5f1, elmachotroso/unreal_devtoolbox@9d0f90c)",
     ),
     RuleSet(
         name="5.3",
@@ -172,6 +203,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
         compatible_from_code_cl=False,
         build_version_key=True,
         clears_build_url=True,
+        metadata=MetadataVersion.NONE,
         writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
         source="5.3.2 to 5.6.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs (he-yulong/UnrealEngine-5.3@686f844, "
         "kykz159/Project-Ghost@068120c)",
@@ -188,6 +220,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
         compatible_from_code_cl=True,
         build_version_key=True,
         clears_build_url=True,
+        metadata=MetadataVersion.NONE,
         writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
         source="5.8.0 Scripts/UpdateLocalVersion.Automation.cs, AutomationUtils/UnrealBuild.cs and BuildVersion.cs "
         "(unicorn2022/UE5.8.0@5d9a05c)",
@@ -207,6 +240,7 @@ BUILDVER_RULES = RuleSet(
     compatible_from_code_cl=True,
     build_version_key=True,
     clears_build_url=True,
+    metadata=MetadataVersion.NONE,
     writer=WriterRules(),
     source="buildver: 4.25+ values, the file's own keys kept, a generated header",
 )
@@ -231,6 +265,13 @@ class ChosenRules:
     def version_h(self) -> Path | None:
         """The engine's Version.h (whether or not it exists), or None outside an engine."""
         return None if self.engine_root is None else self.engine_root / VERSION_H
+
+    @property
+    def metadata_cs(self) -> Path | None:
+        """The MetaData.cs these rules stamp (whether or not it exists), or None."""
+        if self.engine_root is None or self.rules.metadata is MetadataVersion.NONE:
+            return None
+        return self.engine_root / METADATA_CS
 
 
 def engine_root(version_path: Path) -> Path | None:

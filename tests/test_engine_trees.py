@@ -29,11 +29,15 @@ def version_h_422(major: int, minor: int, patch: int) -> bytes:
     return template.substitute(major=major, minor=minor, patch=patch).encode()
 
 
-VERSION_H_418 = (
-    (DATA / "header" / "Version-4.18.h")
-    .read_bytes()
-    .replace(b"#define ENGINE_PATCH_VERSION\t3", b"#define ENGINE_PATCH_VERSION\t3")
-)
+VERSION_H_418 = (DATA / "header" / "Version-4.18.h").read_bytes()
+METADATA_CS = "Engine/Source/Programs/DotNETCommon/MetaData.cs"
+METADATA_CS_5 = "Engine/Source/Programs/Shared/MetaData.cs"  # where 5.x keeps it; its UAT no longer stamps it
+METADATA = (DATA / "engine" / "MetaData.cs").read_bytes()
+
+
+def stamped_metadata(version: str) -> bytes:
+    old = b'AssemblyInformationalVersion("4.0.0")'
+    return METADATA.replace(old, f'AssemblyInformationalVersion("{version}")'.encode())
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class EngineCase:
     version_h: bytes
     expected_build_version: str
     expected_version_h: bytes | None  # None: Version.h stays byte for byte as it was
+    expected_metadata: bytes | None = None  # None: MetaData.cs stays byte for byte as it was
     marker: str | None = None
     changelist: str = "123"
     rules: str = ""
@@ -87,6 +92,8 @@ CASES = [
         .replace(
             b"#define ENGINE_IS_PROMOTED_BUILD  (BUILT_FROM_CHANGELIST > 0)", b"#define ENGINE_IS_PROMOTED_BUILD  1"
         ),
+        # MetaData.cs: FEngineVersionSupport.FromVersionFile(Version.h, CL), the changelist as "0000000".
+        stamped_metadata("4.18.3-0000123+++UE4+main"),
     ),
     # 4.22 (the UE4Build.cs UpdateVersionFiles of 4.23.0, Clixxzydev/FN_GameBuild-4.23@6a50c0a, same body as a
     # 2018 one): Version.h left alone; IsLicenseeVersion = -Licensee or no Engine/Build/NotForLicensees/
@@ -109,6 +116,8 @@ CASES = [
             '"BuildVersion": ""',
         ),
         None,
+        # MetaData.cs: "{Major}.{Minor}.{Patch}-{Changelist}+{BranchName}" of the new Build.version.
+        stamped_metadata("4.22.3-123+++UE4+main"),
     ),
     # 4.27 follows 4.26 (Stiiiff/EphemereEngine@c96df6b 4.27.2, UE4Build.cs UpdateVersionFiles): the marker is
     # Engine/Restricted/NotForLicensees/Build/EpicInternal.txt; CompatibleCL kept unless the licensee flag changes
@@ -129,9 +138,11 @@ CASES = [
             '"BranchName": "++UE4+main"',
         ),
         None,
+        stamped_metadata("4.27.2-123+++UE4+main"),
         rules="4.26",
     ),
-    # 5.0 follows 4.26 (songjihu/UnrealEngine-5.0.3-release@344a5f1, UnrealBuild.cs UpdateVersionFiles).
+    # 5.0 (songjihu/UnrealEngine-5.0.3-release@344a5f1, UnrealBuild.cs UpdateVersionFiles): as 4.26, without the
+    # MetaData.cs step.
     EngineCase(
         "5.0",
         (DATA / "build_version" / "ue5.0.3.version").read_bytes(),
@@ -147,7 +158,6 @@ CASES = [
             '"BranchName": "++UE5+main"',
         ),
         None,
-        rules="4.26",
     ),
     # 5.0 inside Epic: the marker exists, the licensee flag stays 0 and CompatibleCL is kept.
     EngineCase(
@@ -167,7 +177,6 @@ CASES = [
         None,
         marker=RESTRICTED_MARKER,
         changelist="19600000",
-        rules="4.26",
     ),
     # 5.8 (unicorn2022/UE5.8.0@5d9a05c, UpdateLocalVersion.Automation.cs, UnrealBuild.cs and BuildVersion.cs):
     # as 5.3 (BuildURL removed: UpdateLocalVersion passes none), plus uebp_CodeCL as the compatible changelist;
@@ -191,11 +200,20 @@ CASES = [
 ]
 
 
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and ".git" not in path.relative_to(root).parts
+    }
+
+
 def make_engine(root: Path, case: EngineCase) -> Path:
     """An engine checkout in a new git repository named after the engine's major version."""
     files = {
         "Engine/Build/Build.version": case.build_version,
         VERSION_H.as_posix(): case.version_h,
+        METADATA_CS if case.name.startswith("4.") else METADATA_CS_5: METADATA,
         "Engine/Build/BatchFiles/RunUAT.sh": b"#!/bin/sh\n",
         "Engine/Source/Programs/AutomationTool/Scripts/UpdateLocalVersion.Automation.cs": b"// stand-in\n",
     }
@@ -217,14 +235,19 @@ def test_an_engine_tree_is_stamped_as_its_own_uat_would(
     root = tmp_path / f"UE{case.name[0]}"
     root.mkdir()
     version = make_engine(root, case)
+    before = tree(root)
     monkeypatch.chdir(root)
     assert main(["update-local", "--cl", case.changelist, "--promoted", "1"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
+    expected = dict(before)
+    expected["Engine/Build/Build.version"] = case.expected_build_version.encode()
+    if case.expected_version_h is not None:
+        expected[VERSION_H.as_posix()] = case.expected_version_h
+    if case.expected_metadata is not None:
+        expected[METADATA_CS] = case.expected_metadata
+    assert tree(root) == expected  # every other file, BuildVersion.h included, as it was (or absent)
     assert version.read_text() == case.expected_build_version
-    expected_header = case.version_h if case.expected_version_h is None else case.expected_version_h
-    assert (root / VERSION_H).read_bytes() == expected_header
-    assert not (version.parent / "BuildVersion.h").exists()
     # The guard passes a commit of the stamped tree.
     git(root, "add", "-A")
     assert main(["guard"]) == 0
@@ -255,7 +278,8 @@ def test_dry_run_and_json_say_which_rules_and_why(
     document = json.loads(capsys.readouterr().out)
     assert document["Rules"]["Name"] == case.rules_name
     assert document["Rules"]["Reason"].startswith("engine tree at")
-    assert document["FilesChanged"] == [str(version)]
+    metadata = [str(root / METADATA_CS)] if case.expected_metadata is not None else []
+    assert document["FilesChanged"] == [str(version), *metadata]
     assert version.read_bytes() == before
 
 
@@ -268,7 +292,7 @@ def test_a_4_22_engine_writes_a_header_only_when_one_is_named(
     monkeypatch.chdir(root)
     assert main(["header", "--check"]) == 0
     assert capsys.readouterr().out.startswith(
-        "no header to check: Unreal 4.26 UpdateLocalVersion leaves Version.h alone (engine tree at 5.0"
+        "no header to check: Unreal 5.0 UpdateLocalVersion leaves Version.h alone (engine tree at 5.0"
     )
     (root / "Game").mkdir()
     assert main(["update-local", "--cl", "7", "--header", "Game/StampedVersion.h"]) == 0
@@ -393,8 +417,8 @@ def test_a_project_that_is_not_an_engine_still_gets_its_generated_header(
         ((4, 25), "4.25"),
         ((4, 26), "4.26"),
         ((4, 27), "4.26"),
-        ((5, 0), "4.26"),
-        ((5, 2), "4.26"),
+        ((5, 0), "5.0"),
+        ((5, 2), "5.0"),
         ((5, 3), "5.3"),
         ((5, 7), "5.3"),
         ((5, 8), "5.8"),
@@ -534,3 +558,45 @@ def test_each_generation_writes_the_keys_its_build_version_writer_writes(
     expected = _lines(*head, compatible, licensee, '"IsPromotedBuild": 1', '"BranchName": "B"', *tail)
     assert version.read_text() == expected
     capsys.readouterr()
+
+
+METADATA_CASES = [
+    # (line in MetaData.cs, version, line after): VersionFileUpdater.SetAssemblyInformationalVersion's pattern.
+    (
+        '[assembly: AssemblyInformationalVersion("4.0.0")]',
+        "4.27.2-5+B",
+        '[assembly: AssemblyInformationalVersion("4.27.2-5+B")]',
+    ),
+    (
+        '[ASSEMBLY:   assemblyinformationalversion ( "x" ) ]',
+        "1.2.3-4+B",
+        '[ASSEMBLY:   assemblyinformationalversion ( "1.2.3-4+B" ) ]',
+    ),
+    # A branch that would end the C# string or start a line is escaped (UAT writes it raw).
+    (
+        '[assembly: AssemblyInformationalVersion("")]',
+        'a"b\\c\nd',
+        '[assembly: AssemblyInformationalVersion("a\\"b\\\\c\\u000Ad")]',
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "version", "expected"), METADATA_CASES)
+def test_metadata_cs_gets_the_informational_version_between_its_quotes(line: str, version: str, expected: str) -> None:
+    from buildver.metadata_cs import set_informational_version
+
+    text = f"// tools\r\n{line}\r\n{line}\r\n"
+    assert set_informational_version(text, version, "MetaData.cs") == f"// tools\r\n{expected}\r\n{line}\r\n"
+
+
+def test_metadata_cs_without_the_attribute_is_an_error_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "UE4"
+    root.mkdir()
+    version = make_engine(root, CASES[1])
+    (root / METADATA_CS).write_text("// no attribute here\n")
+    before = tree(root)
+    assert main(["update-local", "-f", str(version), "--cl", "5", "--branch", "B"]) == 1
+    assert "MetaData.cs: no [assembly: AssemblyInformationalVersion" in capsys.readouterr().err
+    assert tree(root) == before
