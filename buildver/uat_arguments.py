@@ -13,6 +13,9 @@ __all__ = ["UAT_GLOBAL_SWITCHES", "translate_unreal_arguments"]
 UAT_GLOBAL_SWITCHES = frozenset(
     name.lower()
     for name in (
+        # Registered in AutomationTool's command line from 4.23 to 5.6 (AutomationUtils/Automation.cs, then
+        # Program.cs), each accepted in every version here: a build script written for one engine keeps working.
+        "CompileOnly",
         "Verbose",
         "VeryVerbose",
         "TimeStamps",
@@ -20,31 +23,34 @@ UAT_GLOBAL_SWITCHES = frozenset(
         "NoSubmit",
         "NoP4",
         "P4",
-        "ForceLocal",
-        "NoKill",
         "Compile",
         "NoCompile",
         "NoCompileEditor",
-        "NoCompileUAT",
+        "IgnoreDependencies",
         "Help",
         "List",
-        "IgnoreJunk",
-        "UseLocalBuildStorage",
-        "InstalledEngine",
-        "NotInstalledEngine",
-        "WaitForDebugger",
-        "WaitForUATMutex",
-        "BuildMachine",
-        "utf8output",
+        "NoKill",
+        "UTF8Output",
         "AllowStdOutLogVerbosity",
         "NoAutoSDK",
-        "IgnoreDependencies",
-        "Telemetry",
+        "UseLocalBuildStorage",
+        "IgnoreBuildRecords",
+        "WaitForDebugger",
+        "BuildMachine",
+        "WaitForUATMutex",
+        "WaitForStdStreams",
+        # Taken by the RunUAT scripts and ignored by AutomationTool (5.x).
+        "msbuild-verbose",
+        "NoCompileUAT",
+        # Globals with a value, and P4Environment's own (-p4port=, -p4user=).
         "ScriptsForProject",
         "ScriptDir",
-        "NoCodeProject",
-        "Log",
-        "Unattended",
+        "profile",
+        "Telemetry",
+        "p4port",
+        "p4user",
+        # Documented in 4.25's help though not registered.
+        "IgnoreJunk",
     )
 )
 """AutomationTool's global switches (with or without ``=value``): accepted, and without effect here."""

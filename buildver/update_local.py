@@ -198,9 +198,8 @@ def rules_and_header(
 ) -> tuple[ChosenRules, Path | None]:
     """The rules for ``version_file`` and the header they write (None: no header), from flags and configuration."""
     record = version_file.record
-    chosen = choose_rules(
-        version_file.path, (record.major_version, record.minor_version), forced=rules, configured=config.rules
-    )
+    release = (record.major_version, record.minor_version, record.patch_version)
+    chosen = choose_rules(version_file.path, release, forced=rules, configured=config.rules)
     header = choose_header(
         chosen, version_file.path, flag=flag, configured=config.header, skip=skip or config.skip_header
     )

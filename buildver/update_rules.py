@@ -1,9 +1,10 @@
 """Which rules update-local follows: those of the engine being stamped, or buildver's own outside an engine.
 
-Unreal's ``RunUAT UpdateLocalVersion`` changed between engine versions: 4.18 patches Version.h, later engines
-leave it alone (UBT's BuildSettings module compiles the values in from Build.version) and take the licensee
-flag from the absence of Epic's internal marker file, 4.25 keeps the compatible changelist, 4.26 stops writing
-empty BuildId and BuildVersion keys, 5.3 removes BuildURL, 5.8 reads ``uebp_CodeCL``.
+Unreal's ``RunUAT UpdateLocalVersion`` changed between engine releases: 4.18 and 4.19 patch Version.h; from
+4.20 it is left alone (UBT compiles the values in from Build.version) and the licensee flag comes from the
+absence of Epic's internal marker file; 4.21 stores ``-Build``; 4.24.1 keeps the compatible changelist; 4.26
+moves the marker and stops writing empty BuildId and BuildVersion keys; 5.0 stops stamping MetaData.cs; 5.3
+removes BuildURL; 5.8 reads ``uebp_CodeCL``.
 Each generation is one ``RuleSet`` in ``GENERATIONS``; ``docs/unreal-rules.md`` cites the engine source of every
 value. This module decides; ``update_local`` applies; nothing here reads more than a folder's existence.
 """
@@ -70,8 +71,8 @@ class RuleSet:
     """What one generation of UAT's UpdateLocalVersion writes (or, for ``buildver``, buildver's own rules)."""
 
     name: str
-    """``"4.18"``, ``"5.0"`` …: the first engine version with these rules; ``"buildver"`` outside an engine."""
-    first: tuple[int, int]
+    """``"4.18"``, ``"4.24.1"`` …: the first engine release with these rules; ``"buildver"`` outside an engine."""
+    first: tuple[int, int, int]
     patches_version_h: bool
     """Version.h is patched with VersionFileUpdater's line rules (the 4.18 ``#define`` layout)."""
     generates_header: bool
@@ -108,7 +109,7 @@ _BUILD_FIELDS = frozenset({"BuildId", "BuildVersion"})
 GENERATIONS: tuple[RuleSet, ...] = (
     RuleSet(
         name="4.18",
-        first=(4, 18),
+        first=(4, 18, 0),
         patches_version_h=True,
         generates_header=False,
         licensee_default=LicenseeDefault.FLAG_ONLY,
@@ -120,12 +121,29 @@ GENERATIONS: tuple[RuleSet, ...] = (
         clears_build_url=False,
         metadata=MetadataVersion.FROM_VERSION_H,
         writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
-        source="4.18.3 AutomationUtils/UE4Build.cs and UnrealBuildTool/System/BuildVersion.cs "
-        "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a)",
+        source="4.18.3 and 4.19.0 to 4.19.2 AutomationUtils/UE4Build.cs and UnrealBuildTool/System/BuildVersion.cs "
+        "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a; Mu-L/TracerInteractiveUE4Plugins@29eaed5, @f7ea9e5)",
     ),
     RuleSet(
-        name="4.22",
-        first=(4, 22),
+        name="4.20",
+        first=(4, 20, 0),
+        patches_version_h=False,
+        generates_header=False,
+        licensee_default=LicenseeDefault.MARKER,
+        licensee_marker=_OLD_MARKER,
+        compatible_default=CompatibleDefault.CHANGELIST,
+        resets_compatible_when_licensee_changes=False,
+        compatible_from_code_cl=False,
+        build_version_key=False,
+        clears_build_url=False,
+        metadata=MetadataVersion.FROM_BUILD_VERSION,
+        writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
+        source="4.20.0 to 4.20.3 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+        "(Mu-L/TracerInteractiveUE4Plugins@eae592e, @ad51a75)",
+    ),
+    RuleSet(
+        name="4.21",
+        first=(4, 21, 0),
         patches_version_h=False,
         generates_header=False,
         licensee_default=LicenseeDefault.MARKER,
@@ -137,13 +155,12 @@ GENERATIONS: tuple[RuleSet, ...] = (
         clears_build_url=False,
         metadata=MetadataVersion.FROM_BUILD_VERSION,
         writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
-        source="4.23.0/4.23.1 AutomationUtils/UE4Build.cs and BuildVersion.cs (Clixxzydev/FN_GameBuild-4.23@6a50c0a, "
-        "TechnicalFNaF/UE4.23_SWG@668f0bf); the same UE4Build.cs body with a 2018 copyright in "
-        "folgerwang/UnrealEngine@00732c0",
+        source="4.21.0 to 4.24.0 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+        "(Mu-L/TracerInteractiveUE4Plugins@feabf8b, @cb12528, @a1b2cb3, @1a72e75)",
     ),
     RuleSet(
-        name="4.25",
-        first=(4, 25),
+        name="4.24.1",
+        first=(4, 24, 1),
         patches_version_h=False,
         generates_header=False,
         licensee_default=LicenseeDefault.MARKER,
@@ -155,11 +172,12 @@ GENERATIONS: tuple[RuleSet, ...] = (
         clears_build_url=False,
         metadata=MetadataVersion.FROM_BUILD_VERSION,
         writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
-        source="4.25.4 AutomationUtils/UE4Build.cs and BuildVersion.cs (Monocluar/Games202-UBT@90717b5)",
+        source="4.24.1 to 4.25.4 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+        "(Mu-L/TracerInteractiveUE4Plugins@1c76196, @c9d14e6; Monocluar/Games202-UBT@90717b5)",
     ),
     RuleSet(
         name="4.26",
-        first=(4, 26),
+        first=(4, 26, 0),
         patches_version_h=False,
         generates_header=False,
         licensee_default=LicenseeDefault.MARKER,
@@ -171,12 +189,12 @@ GENERATIONS: tuple[RuleSet, ...] = (
         clears_build_url=False,
         metadata=MetadataVersion.FROM_BUILD_VERSION,
         writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
-        source="4.26.2 and 4.27.2 AutomationUtils/UE4Build.cs and BuildVersion.cs "
-        "(Mu-L/TracerInteractiveUE4Plugins@c37f37d, Stiiiff/EphemereEngine@c96df6b)",
+        source="4.26.0 to 4.27.2 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+        "(Mu-L/TracerInteractiveUE4Plugins@172ab38, @58273c5; Stiiiff/EphemereEngine@c96df6b)",
     ),
     RuleSet(
         name="5.0",
-        first=(5, 0),
+        first=(5, 0, 0),
         patches_version_h=False,
         generates_header=False,
         licensee_default=LicenseeDefault.MARKER,
@@ -193,7 +211,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
     ),
     RuleSet(
         name="5.3",
-        first=(5, 3),
+        first=(5, 3, 0),
         patches_version_h=False,
         generates_header=False,
         licensee_default=LicenseeDefault.MARKER,
@@ -210,7 +228,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
     ),
     RuleSet(
         name="5.8",
-        first=(5, 8),
+        first=(5, 8, 0),
         patches_version_h=False,
         generates_header=False,
         licensee_default=LicenseeDefault.MARKER,
@@ -230,7 +248,7 @@ GENERATIONS: tuple[RuleSet, ...] = (
 
 BUILDVER_RULES = RuleSet(
     name="buildver",
-    first=(0, 0),
+    first=(0, 0, 0),
     patches_version_h=False,
     generates_header=True,
     licensee_default=LicenseeDefault.KEEP,
@@ -284,21 +302,21 @@ def engine_root(version_path: Path) -> Path | None:
     return engine.parent if (engine / "Source").is_dir() else None
 
 
-_RULES_NAME = re.compile(r"(\d{1,5})\.(\d{1,5})")
+_RULES_NAME = re.compile(r"(\d{1,5})\.(\d{1,5})(?:\.(\d{1,5}))?")
 
 
 def rule_set_named(text: str, what: str) -> RuleSet:
-    """The rules ``--rules`` or the configuration names: ``buildver``, or an engine version ``X.Y``."""
+    """The rules ``--rules`` or the configuration names: ``buildver``, or an engine version ``X.Y[.Z]``."""
     if text == "buildver":
         return BUILDVER_RULES
     match = _RULES_NAME.fullmatch(text)
     if match is None:
         known = ", ".join(rules.name for rules in GENERATIONS)
-        raise UsageError(f"{what}: {text!r} is not an engine version X.Y or 'buildver' (generations: {known})")
-    return _generation_of((int(match[1]), int(match[2])))
+        raise UsageError(f"{what}: {text!r} is not an engine version X.Y[.Z] or 'buildver' (generations: {known})")
+    return _generation_of((int(match[1]), int(match[2]), int(match[3] or 0)))
 
 
-def _generation_of(version: tuple[int, int]) -> RuleSet:
+def _generation_of(version: tuple[int, int, int]) -> RuleSet:
     chosen = GENERATIONS[0]
     for rules in GENERATIONS:
         if rules.first <= version:
@@ -308,12 +326,13 @@ def _generation_of(version: tuple[int, int]) -> RuleSet:
 
 def choose_rules(
     version_path: Path,
-    version: tuple[int, int],
+    version: tuple[int, int, int],
     *,
     forced: str | None = None,
     configured: str | None = None,
 ) -> ChosenRules:
-    """The rules for the version file at ``version_path`` holding MajorVersion.MinorVersion ``version``.
+    """The rules for the version file at ``version_path`` holding MajorVersion.MinorVersion.PatchVersion ``version``
+    (the release matters: 4.24.1 changed the compatible changelist's rule).
 
     ``--rules`` (``forced``) beats the configuration's ``rules``, which beats the layout: an engine tree follows
     its own version's UAT, anything else buildver's rules.
@@ -328,16 +347,13 @@ def choose_rules(
             BUILDVER_RULES, "not an engine tree (no Engine/Build/Build.version beside Engine/Source/)", None
         )
     rules = _generation_of(version)
-    stamped = f"{version[0]}.{version[1]}"
+    stamped = ".".join(map(str, version))
     if version < GENERATIONS[0].first:
         why = f"engine tree at {stamped}, older than any generation buildver knows: the oldest, {rules.name}"
-    elif version >= GENERATIONS[-1].first and (version[0], version[1]) != rules.first:
+    elif rules is GENERATIONS[-1] and version[:2] != rules.first[:2]:
         why = f"engine tree at {stamped}, newer than {rules.name}: the newest rules buildver knows"
     else:
         why = f"engine tree at {stamped}: the rules UAT has had since {rules.name}"
-    if rules.patches_version_h and version > rules.first:
-        # 4.18 patches Version.h and 4.23 does not; the release in between that changed it is not confirmed.
-        why += "; if this engine's UAT no longer patches Version.h, pass --rules 4.22"
     return ChosenRules(rules, why, root)
 
 

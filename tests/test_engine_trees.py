@@ -64,9 +64,9 @@ def _lines(*lines: str) -> str:
 
 
 CASES = [
-    # 4.18 (windystrife/UnrealEngine_NVIDIAGameWorks 4.18.3, UE4Build.cs UpdateVersionFiles): IsLicenseeVersion only
-    # from -Licensee; CompatibleCL defaults to the changelist; BuildVersion.cs writes BuildId always, no
-    # BuildVersion key; Version.h patched by VersionFileUpdater (BRANCH_NAME, BUILT_FROM_CHANGELIST, the Epic
+    # 4.18 (windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a 4.18.3, UE4Build.cs UpdateVersionFiles):
+    # IsLicenseeVersion only from -Licensee; CompatibleCL defaults to the changelist; BuildVersion.cs writes
+    # BuildId always, no BuildVersion key; Version.h patched by VersionFileUpdater (BRANCH_NAME, BUILT_FROM_CHANGELIST, the Epic
     # ENGINE_COMPATIBLE_CL_VERSION (occurrence 1), ENGINE_IS_LICENSEE_VERSION, ENGINE_IS_PROMOTED_BUILD).
     EngineCase(
         "4.18",
@@ -95,10 +95,9 @@ CASES = [
         # MetaData.cs: FEngineVersionSupport.FromVersionFile(Version.h, CL), the changelist as "0000000".
         stamped_metadata("4.18.3-0000123+++UE4+main"),
     ),
-    # 4.22 (the UE4Build.cs UpdateVersionFiles of 4.23.0, Clixxzydev/FN_GameBuild-4.23@6a50c0a, same body as a
-    # 2018 one): Version.h left alone; IsLicenseeVersion = -Licensee or no Engine/Build/NotForLicensees/
-    # EpicInternal.txt; CompatibleCL defaults to the changelist; BuildVersion.cs writes BuildId and BuildVersion
-    # always ("" when null).
+    # 4.22 follows 4.21 (Mu-L/TracerInteractiveUE4Plugins@cb12528 4.22.0, UE4Build.cs UpdateVersionFiles):
+    # Version.h left alone; IsLicenseeVersion = -Licensee or no Engine/Build/NotForLicensees/EpicInternal.txt;
+    # CompatibleCL defaults to the changelist; BuildVersion.cs writes BuildId and BuildVersion always ("" when null).
     EngineCase(
         "4.22",
         (DATA / "build_version" / "ue4.22.3.version").read_bytes(),
@@ -118,6 +117,7 @@ CASES = [
         None,
         # MetaData.cs: "{Major}.{Minor}.{Patch}-{Changelist}+{BranchName}" of the new Build.version.
         stamped_metadata("4.22.3-123+++UE4+main"),
+        rules="4.21",
     ),
     # 4.27 follows 4.26 (Stiiiff/EphemereEngine@c96df6b 4.27.2, UE4Build.cs UpdateVersionFiles): the marker is
     # Engine/Restricted/NotForLicensees/Build/EpicInternal.txt; CompatibleCL kept unless the licensee flag changes
@@ -271,7 +271,7 @@ def test_dry_run_and_json_say_which_rules_and_why(
     stamped = json.loads(before)
     first_line = (
         f"rules: Unreal {case.rules_name} UpdateLocalVersion (engine tree at {stamped['MajorVersion']}."
-        f"{stamped['MinorVersion']}: the rules UAT has had since {case.rules_name})"
+        f"{stamped['MinorVersion']}.{stamped['PatchVersion']}: the rules UAT has had since {case.rules_name})"
     )
     assert out.splitlines()[0] == first_line
     assert main(["update-local", "--cl", "123", "--dry-run", "--json"]) == 0
@@ -344,8 +344,9 @@ def test_the_licensee_flag_overrides_the_marker_both_ways(
 @pytest.mark.parametrize(
     ("marker", "rules", "licensee"),
     [
-        # 4.25.4 (Monocluar/Games202-UBT) still checks Engine/Build/...; 4.26.0 and later Engine/Restricted/...
-        (OLD_MARKER, "4.22", 0),
+        # 4.20.0 to 4.25.4 check Engine/Build/...; 4.26.0 and later Engine/Restricted/... (both Mu-L releases)
+        (OLD_MARKER, "4.20", 0),
+        (RESTRICTED_MARKER, "4.20", 1),
         (OLD_MARKER, "4.25", 0),
         (RESTRICTED_MARKER, "4.25", 1),
         (OLD_MARKER, "4.26", 1),
@@ -409,20 +410,23 @@ def test_a_project_that_is_not_an_engine_still_gets_its_generated_header(
 @pytest.mark.parametrize(
     ("version", "expected"),
     [
-        ((4, 17), "4.18"),
-        ((4, 18), "4.18"),
-        ((4, 21), "4.18"),
-        ((4, 22), "4.22"),
-        ((4, 24), "4.22"),
-        ((4, 25), "4.25"),
-        ((4, 26), "4.26"),
-        ((4, 27), "4.26"),
-        ((5, 0), "5.0"),
-        ((5, 2), "5.0"),
-        ((5, 3), "5.3"),
-        ((5, 7), "5.3"),
-        ((5, 8), "5.8"),
-        ((6, 0), "5.8"),
+        ((4, 17, 2), "4.18"),
+        ((4, 18, 3), "4.18"),
+        ((4, 19, 2), "4.18"),
+        ((4, 20, 0), "4.20"),
+        ((4, 21, 1), "4.21"),
+        ((4, 22, 3), "4.21"),
+        ((4, 24, 0), "4.21"),
+        ((4, 24, 1), "4.24.1"),
+        ((4, 25, 4), "4.24.1"),
+        ((4, 26, 0), "4.26"),
+        ((4, 27, 2), "4.26"),
+        ((5, 0, 3), "5.0"),
+        ((5, 2, 1), "5.0"),
+        ((5, 3, 2), "5.3"),
+        ((5, 7, 4), "5.3"),
+        ((5, 8, 0), "5.8"),
+        ((6, 0, 0), "5.8"),
     ],
 )
 def test_an_engine_tree_follows_the_last_generation_not_newer_than_itself(
@@ -444,24 +448,26 @@ def test_only_an_engine_layout_is_an_engine_tree(tmp_path: Path, relative: str) 
     path.parent.mkdir(parents=True)
     # Engine/Source/ is missing in every case except the one that has it below.
     assert engine_root(path) is None
-    assert choose_rules(path, (5, 0)).rules is BUILDVER_RULES
+    assert choose_rules(path, (5, 0, 3)).rules is BUILDVER_RULES
 
 
 def test_rules_are_forced_by_the_flag_then_the_configuration(tmp_path: Path) -> None:
     (tmp_path / "Engine" / "Build").mkdir(parents=True)
     (tmp_path / "Engine" / "Source").mkdir()
     path = tmp_path / "Engine" / "Build" / "Build.version"
-    assert choose_rules(path, (5, 3), forced="4.18", configured="5.8").rules.name == "4.18"
-    assert choose_rules(path, (5, 3), configured="buildver").rules is BUILDVER_RULES
-    assert choose_rules(path, (5, 3), configured="4.27").reason == "configured rules 4.27"
-    assert choose_rules(path, (5, 3), configured="4.27").rules.name == "4.26"
+    assert choose_rules(path, (5, 3, 0), forced="4.18", configured="5.8").rules.name == "4.18"
+    assert choose_rules(path, (5, 3, 0), configured="buildver").rules is BUILDVER_RULES
+    assert choose_rules(path, (5, 3, 0), configured="4.27").reason == "configured rules 4.27"
+    assert choose_rules(path, (5, 3, 0), configured="4.27").rules.name == "4.26"
+    assert choose_rules(path, (5, 3, 0), forced="4.24.1").rules.name == "4.24.1"
+    assert choose_rules(path, (5, 3, 0), forced="4.24").rules.name == "4.21"
 
 
-@pytest.mark.parametrize("text", ["5", "5.x", "v5.0", "5.0.1", "", "BUILDVER"])
+@pytest.mark.parametrize("text", ["5", "5.x", "v5.0", "5.0.1.2", "", "BUILDVER", "5.0."])
 def test_a_rules_name_that_is_not_x_y_or_buildver_is_a_usage_error(text: str) -> None:
     from buildver.errors import UsageError
 
-    with pytest.raises(UsageError, match=r"is not an engine version X\.Y or 'buildver'"):
+    with pytest.raises(UsageError, match=r"is not an engine version X\.Y\[\.Z\] or 'buildver'"):
         rule_set_named(text, "--rules")
 
 
@@ -506,8 +512,10 @@ def test_the_guard_checks_version_h_only_where_update_local_writes_it(
 KEY_CASES = [
     # (rules, extra arguments, keys after BranchName): BuildVersion.cs's WriteProperties of each generation.
     # 4.18: BuildId always written; -Build goes only to Version.h; BuildURL unknown, so left as it was.
-    ("4.18", [], ['"BuildId": "CarbonBID"', '"BuildURL": "https://ci.example/1"']),
-    # 4.22 and 4.25: BuildId and BuildVersion always written ("" when null); -Build stored.
+    ("4.18", ["-Build=Nightly 7"], ['"BuildId": "CarbonBID"', '"BuildURL": "https://ci.example/1"']),
+    # 4.20: no BuildVersion key yet, and -Build goes nowhere.
+    ("4.20", ["-Build=Nightly 7"], ['"BuildId": "CarbonBID"', '"BuildURL": "https://ci.example/1"']),
+    # 4.21 to 4.25: BuildId and BuildVersion always written ("" when null); -Build stored.
     ("4.22", [], ['"BuildId": "CarbonBID"', '"BuildVersion": ""', '"BuildURL": "https://ci.example/1"']),
     (
         "4.25",
@@ -553,7 +561,7 @@ def test_each_generation_writes_the_keys_its_build_version_writer_writes(
     command = ["update-local", "-f", str(version), "-CL=5", "-Branch=B", "-SkipHeader", "--rules", rules, *arguments]
     assert main(command) == 0, capsys.readouterr().err
     head = ['"MajorVersion": 5', '"MinorVersion": 3', '"PatchVersion": 2', '"Changelist": 5']
-    compatible = '"CompatibleChangelist": 5' if rules in ("4.18", "4.22") else '"CompatibleChangelist": 0'
+    compatible = '"CompatibleChangelist": 5' if rules in ("4.18", "4.20", "4.22") else '"CompatibleChangelist": 0'
     licensee = '"IsLicenseeVersion": 0' if rules == "4.18" else '"IsLicenseeVersion": 1'
     expected = _lines(*head, compatible, licensee, '"IsPromotedBuild": 1', '"BranchName": "B"', *tail)
     assert version.read_text() == expected
