@@ -66,8 +66,9 @@ def _lines(*lines: str) -> str:
 CASES = [
     # 4.18 (windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a 4.18.3, UE4Build.cs UpdateVersionFiles):
     # IsLicenseeVersion only from -Licensee; CompatibleCL defaults to the changelist; BuildVersion.cs writes
-    # BuildId always, no BuildVersion key; Version.h patched by VersionFileUpdater (BRANCH_NAME, BUILT_FROM_CHANGELIST, the Epic
-    # ENGINE_COMPATIBLE_CL_VERSION (occurrence 1), ENGINE_IS_LICENSEE_VERSION, ENGINE_IS_PROMOTED_BUILD).
+    # BuildId always, no BuildVersion key; Version.h patched by VersionFileUpdater (BRANCH_NAME,
+    # BUILT_FROM_CHANGELIST, the Epic ENGINE_COMPATIBLE_CL_VERSION (occurrence 1), ENGINE_IS_LICENSEE_VERSION,
+    # ENGINE_IS_PROMOTED_BUILD).
     EngineCase(
         "4.18",
         (DATA / "build_version" / "ue4.18.3.version").read_bytes(),
@@ -430,7 +431,7 @@ def test_a_project_that_is_not_an_engine_still_gets_its_generated_header(
     ],
 )
 def test_an_engine_tree_follows_the_last_generation_not_newer_than_itself(
-    tmp_path: Path, version: tuple[int, int], expected: str
+    tmp_path: Path, version: tuple[int, int, int], expected: str
 ) -> None:
     (tmp_path / "Engine" / "Build").mkdir(parents=True)
     (tmp_path / "Engine" / "Source").mkdir()
