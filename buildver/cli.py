@@ -68,6 +68,15 @@ def _changelist(text: str | int) -> int:
     return int(text)
 
 
+def _environment_setting(text: str) -> tuple[str, str]:
+    from buildver.uat_arguments import ENVIRONMENT_ARGUMENT
+
+    match = ENVIRONMENT_ARGUMENT.fullmatch(text)
+    if match is None:
+        raise typer.BadParameter(f"{text!r} is not NAME=VALUE", param_hint="'--env'")
+    return match["name"], match["value"]
+
+
 def update_local(
     file: FileOption = None,
     cl: Annotated[
@@ -147,8 +156,17 @@ def update_local(
     rules: Annotated[
         str | None,
         typer.Option(
-            help="Follow this engine generation's UpdateLocalVersion (X.Y) or buildver's own rules (buildver); "
-            "default: the engine's own version on an engine tree, buildver's elsewhere.",
+            help="Follow this engine release's UpdateLocalVersion (X.Y[.Z]) or buildver's own rules (buildver); "
+            "default: the engine's own release on an engine tree, buildver's elsewhere.",
+            show_default=False,
+        ),
+    ] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--env",
+            metavar="NAME=VALUE",
+            help="Set a variable for this run (uebp_CL=123 without a dash, as UAT takes it, works too).",
             show_default=False,
         ),
     ] = None,
@@ -181,7 +199,10 @@ def update_local(
         force=force,
         rules=rules,
     )
-    plan, written = run_update(version_path, request, config=config, dry_run=dry_run)
+    import os
+
+    environment = {**os.environ, **dict(_environment_setting(text) for text in env or [])}
+    plan, written = run_update(version_path, request, config=config, environment=environment, dry_run=dry_run)
     chosen = plan.rules
     if json_output:
         fields = version_file_fields(parse_build_version(plan.changes[0].new, version_path))

@@ -6,9 +6,15 @@ takes before any command (``docs/unreal-rules.md``, "UAT's command line").
 
 from __future__ import annotations
 
+import re
+
 from buildver.errors import UsageError
 
-__all__ = ["UAT_GLOBAL_SWITCHES", "translate_unreal_arguments"]
+__all__ = ["ENVIRONMENT_ARGUMENT", "UAT_GLOBAL_SWITCHES", "translate_unreal_arguments"]
+
+ENVIRONMENT_ARGUMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)", re.DOTALL)
+"""``NAME=VALUE``: AutomationTool sets an argument without a leading ``-`` that holds ``=`` as a variable."""
+_ENVIRONMENT_ARGUMENT = ENVIRONMENT_ARGUMENT
 
 UAT_GLOBAL_SWITCHES = frozenset(
     name.lower()
@@ -80,6 +86,7 @@ _VALUE_OPTIONS = {
     "--depot-path",
     "--build-id",
     "--rules",
+    "--env",
 }
 
 
@@ -90,6 +97,7 @@ def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
     ``-Name=value`` wins, ``-CL`` or ``-Branch`` without ``=`` is no value at all (a later ``-CL=5`` still counts),
     ``-Licensee=anything`` counts as ``-Licensee``, and ``-Promoted`` without a value means the default, 1.
     UAT's global switches (``-NoP4``, ``-Verbose`` …) are dropped; the second list names them, for a note.
+    ``NAME=VALUE``, which UAT sets as an environment variable for the run, becomes ``--env NAME=VALUE``.
     Any other ``-Name`` is a UsageError naming it.
     """
     if "update-local" not in argv:
@@ -100,6 +108,9 @@ def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
     seen: set[str] = set()
     takes_value = False
     for argument in argv[start:]:
+        if not takes_value and _ENVIRONMENT_ARGUMENT.fullmatch(argument):
+            translated += ["--env", argument]
+            continue
         if takes_value or not argument.startswith("-") or argument.startswith("--") or argument in _VALUE_OPTIONS:
             takes_value = argument in _VALUE_OPTIONS and not takes_value
             translated.append(argument)

@@ -24,8 +24,9 @@ OLD_MARKER = "Engine/Build/NotForLicensees/EpicInternal.txt"
 RESTRICTED_MARKER = "Engine/Restricted/NotForLicensees/Build/EpicInternal.txt"
 
 
-def version_h_422(major: int, minor: int, patch: int) -> bytes:
-    template = string.Template((DATA / "engine" / "Version-4.22.h.template").read_text())
+def version_h_422(major: int, minor: int, patch: int, shape: str = "4.22") -> bytes:
+    """Version.h in the shape of 4.22 to 5.2 or (``shape="5.3"``) of 5.3 and later, for this version."""
+    template = string.Template((DATA / "engine" / f"Version-{shape}.h.template").read_text())
     return template.substitute(major=major, minor=minor, patch=patch).encode()
 
 
@@ -185,7 +186,7 @@ CASES = [
     EngineCase(
         "5.8",
         (DATA / "build_version" / "ue5.8.0.version").read_bytes(),
-        version_h_422(5, 8, 0),
+        version_h_422(5, 8, 0, shape="5.3"),
         _lines(
             '"MajorVersion": 5',
             '"MinorVersion": 8',

@@ -85,6 +85,8 @@ TRANSLATION_CASES = [
     (["update-local", "-Promoted", "-Promoted=0"], ["update-local", "--promoted", "0"]),
     # A value that starts with "-" belongs to the option before it.
     (["update-local", "--branch", "-Main", "--cl", "5"], ["update-local", "--branch", "-Main", "--cl", "5"]),
+    # NAME=VALUE without a dash: an environment variable for the run, as UAT sets it.
+    (["update-local", "uebp_CL=77", "--branch", "a=b"], ["update-local", "--env", "uebp_CL=77", "--branch", "a=b"]),
     (["show", "-CL=5"], ["show", "-CL=5"]),
 ]
 
@@ -107,6 +109,20 @@ def test_uat_global_switches_are_accepted_with_one_note(tmp_path: Path, capsys: 
     code, _, err = run(capsys, "update-local", "-f", str(version), "-NoP4", "-CL=5", "-Branch=B", "-utf8output")
     assert (code, err) == (0, "buildver: note: UAT's -NoP4 -utf8output has no effect here\n")
     assert json.loads(version.read_bytes())["Changelist"] == 5
+
+
+def test_name_value_arguments_set_variables_for_the_run_as_uat_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = engine_tree(tmp_path)
+    monkeypatch.setenv("uebp_CL", "1")
+    code, _, err = run(capsys, "update-local", "-f", str(version), "uebp_CL=77", "uebp_BuildRoot_P4=//UE5/Main/")
+    assert (code, err) == (0, "")
+    document = json.loads(version.read_bytes())
+    assert (document["Changelist"], document["BranchName"]) == (77, "++UE5+Main")
+    code, _, err = run(capsys, "update-local", "-f", str(version), "--env", "no equals sign")
+    assert code == 2
+    assert "'no equals sign' is not NAME=VALUE" in err
 
 
 def test_an_unknown_single_dash_parameter_is_an_error_that_names_it(
