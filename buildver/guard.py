@@ -254,6 +254,9 @@ def check_version(
     return version_file, findings
 
 
+GUARD_HEADER_HINT = "to leave the header alone, set skip-header = true in [tool.buildver]"
+
+
 def check_header(
     header_path: str,
     staged: bytes | None,
@@ -265,7 +268,7 @@ def check_header(
     """Whether the staged header is what ``buildver header`` writes for the staged Build.version."""
     from buildver.header import header_for
 
-    fix = f"run: buildver header, then: git add {header_path}"
+    fix = f"run: buildver header, then: git add {header_path} ({GUARD_HEADER_HINT})"
     if staged is None:
         if not configured:
             return []  # no header in this project
@@ -273,14 +276,14 @@ def check_header(
     try:
         text = staged.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return settings.finding("header", header_path, f"byte {exc.start}: the header is not UTF-8")
+        return settings.finding(
+            "header", header_path, f"byte {exc.start}: the header is not UTF-8; {GUARD_HEADER_HINT}"
+        )
     record = version_file.record
     try:
         expected = header_for(text, record, record.build_version or None, header_path)
     except BuildverError as exc:
-        from buildver.update_rules import HEADER_HINT
-
-        return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {HEADER_HINT}")
+        return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
     if expected == text:
         return []
     return settings.finding("header", header_path, f"out of step with {version_file.path.as_posix()}; {fix}")

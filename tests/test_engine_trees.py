@@ -610,3 +610,44 @@ def test_metadata_cs_without_the_attribute_is_an_error_and_nothing_is_written(
     assert main(["update-local", "-f", str(version), "--cl", "5", "--branch", "B"]) == 1
     assert "MetaData.cs: no [assembly: AssemblyInformationalVersion" in capsys.readouterr().err
     assert tree(root) == before
+
+
+def test_the_skip_header_setting_leaves_every_header_alone_in_update_local_header_and_the_guard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "UE4"
+    root.mkdir()
+    version = make_engine(root, CASES[0])  # 4.18: Version.h would be patched
+    (root / "buildver.toml").write_text("skip-header = true\n")
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", "123"]) == 0
+    assert (root / VERSION_H).read_bytes() == VERSION_H_418
+    assert json.loads(version.read_bytes())["Changelist"] == 123
+    assert main(["header", "--check"]) == 0
+    assert "no header to check: skip-header is set in the configuration" in capsys.readouterr().out
+    git(root, "add", "-A")
+    assert main(["guard"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ('rules = "5"', "rules: '5' is not an engine version X.Y[.Z] or 'buildver'"),
+        ("rules = 5.3", "rules must be a non-empty string, not 5.3"),
+        ('skip-header = "yes"', "skip-header must be true or false, not 'yes'"),
+    ],
+)
+def test_bad_rules_and_skip_header_settings_are_errors_naming_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, setting: str, message: str
+) -> None:
+    root = tmp_path / "UE5"
+    root.mkdir()
+    version = make_engine(root, CASES[3])
+    before = tree(root)
+    (root / "buildver.toml").write_text(setting + "\n")
+    monkeypatch.chdir(root)
+    assert main(["update-local", "--cl", "1"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"buildver: error: {root / 'buildver.toml'}: ")
+    assert message in err
+    assert version.read_bytes() == before["Engine/Build/Build.version"]
