@@ -86,7 +86,8 @@ def update_local(
             parser=_changelist,
             metavar="INTEGER",
             show_default=False,
-            help="The changelist; default: $uebp_CL, else the number of commits reachable from HEAD in git.",
+            help="The changelist; default: $uebp_CL, else a Perforce CI's changelist, else the number of commits "
+            "reachable from HEAD in git.",
         ),
     ] = None,
     compatible_cl: Annotated[
@@ -96,26 +97,30 @@ def update_local(
             parser=_changelist,
             metavar="INTEGER",
             show_default=False,
-            help="The changelist this build is API-compatible with; default: $uebp_CodeCL, else the file's value "
-            "(reset to 0 when the licensee flag changes).",
+            help="The changelist this build is API-compatible with; 0 means not given; default: the rules' "
+            "(see --rules and the README).",
         ),
     ] = None,
     build: Annotated[
-        str | None, typer.Option(help="The BuildVersion string (BUILD_VERSION); cleared when absent, as in Unreal.")
+        str | None,
+        typer.Option(help="The BuildVersion string (BUILD_VERSION); cleared when absent, as in Unreal 4.21 on."),
     ] = None,
     skip_header: Annotated[bool, typer.Option("--skip-header", help="Leave the C header alone.")] = False,
     header: Annotated[
         Path | None,
         typer.Option(
-            help="The header; default: configured, else Engine's Version.h, else BuildVersion.h beside "
-            "the version file.",
+            help="The header to write; default: the configured one, else a 4.18 engine's Version.h, else "
+            "BuildVersion.h beside a version file that is not an engine's (engines from 4.20: none).",
             show_default=False,
         ),
     ] = None,
     licensee: Annotated[
         bool | None,
         typer.Option(
-            "--licensee/--no-licensee", help="Set IsLicenseeVersion to 1 or 0; default: keep.", show_default=False
+            "--licensee/--no-licensee",
+            help="Set IsLicenseeVersion to 1 or 0; default: the rules' (engines from 4.20: 1 unless Epic's "
+            "internal marker file exists; elsewhere: keep).",
+            show_default=False,
         ),
     ] = None,
     promoted: Annotated[
