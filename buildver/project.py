@@ -353,10 +353,14 @@ def _entries(document: Mapping[str, object], key: str, path: str, required: tupl
             raise DescriptorError(f"{path}: {key}[{index}] must be an object, not {_json_type(entry)}")
         for field in required:
             field_value = entry.get(field.lower())
-            wrong = not isinstance(field_value, str) if field != "Enabled" else isinstance(field_value, (list, dict))
-            if field_value is None or wrong:
-                problem = "has no" if field_value is None else f"has a {_json_type(field_value)} as its"
-                raise DescriptorError(f"{path}: {key}[{index}] {problem} {field!r} field, which Unreal requires")
+            if field_value is None:
+                raise DescriptorError(f"{path}: {key}[{index}] has no {field!r} field, which Unreal requires")
+            # Enabled may be a number or a string too: both of Unreal's readers turn those into a bool.
+            if isinstance(field_value, (list, dict)) if field == "Enabled" else not isinstance(field_value, str):
+                expected = "true or false" if field == "Enabled" else "a string"
+                raise DescriptorError(
+                    f"{path}: {key}[{index}] {field} must be {expected}, not {_json_type(field_value)}"
+                )
         name = entry["name"]
         assert isinstance(name, str)
         names.append(name)
