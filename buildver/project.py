@@ -56,8 +56,11 @@ MANIFEST_SUFFIX = ".modules"
 LATEST_DESCRIPTOR_FILE_VERSION = 3
 """EPluginDescriptorVersion::Latest and EProjectDescriptorVersion::Latest (ProjectPluginUnification) in 4.x and 5.x."""
 
-_SKIPPED_FOLDERS = frozenset({"intermediate", "saved", "deriveddatacache"})
-"""Build and cache output: copies of descriptors made by packaging live here, and Unreal never reads them."""
+_SKIPPED_FOLDERS = frozenset({"intermediate", "saved", "deriveddatacache", "content"})
+"""Build and cache output (copies of descriptors made by packaging live there), and Content folders, which UE5's
+plugin search never enters."""
+_PROJECT_PLUGIN_FOLDERS = frozenset({"plugins", "mods"})
+"""Where Unreal reads a project's own plugins (FPaths::ProjectPluginsDir, ProjectModsDir)."""
 
 
 class Status(enum.StrEnum):
@@ -603,17 +606,27 @@ def _engine_plugin_folders(engine_root: Path) -> list[Path]:
 
 
 def _walk(root: Path, skipped: Path | None) -> Iterator[Path]:
+    """The descriptors under ``root``, searched where Unreal searches.
+
+    Below a folder holding a ``.uplugin`` there are no more plugins and Content folders hold none (UE5's
+    FindPluginsInDirectory); a project's plugins are in its ``Plugins`` and ``Mods`` folders, so the rest of a
+    project folder is not walked.
+    """
     for folder, subfolders, files in os.walk(root):
+        names = sorted(name for name in files if name.lower().endswith((PROJECT_SUFFIX, PLUGIN_SUFFIX)))
+        yield from (Path(folder, name) for name in names)
+        if any(name.lower().endswith(PLUGIN_SUFFIX) for name in names):
+            subfolders[:] = []
+            continue
+        is_project = bool(names)
         subfolders[:] = sorted(
             name
             for name in subfolders
             if not name.startswith(".")
             and name.lower() not in _SKIPPED_FOLDERS
+            and (not is_project or name.lower() in _PROJECT_PLUGIN_FOLDERS)
             and not (skipped is not None and _same_folder(Path(folder, name), skipped))
         )
-        for name in sorted(files):
-            if name.lower().endswith((PROJECT_SUFFIX, PLUGIN_SUFFIX)):
-                yield Path(folder, name)
 
 
 def find_descriptors(path: Path, *, engine_root: Path | None = None, engine_plugins: bool = False) -> list[Path]:

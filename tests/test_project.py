@@ -380,7 +380,7 @@ def test_check_manifests_wants_the_folder_s_build_id_the_forced_one_and_the_engi
 # -- the library over a folder ----------------------------------------------------------------------------------------
 
 
-def test_check_project_results_are_immutable_and_ordered_project_plugins_modules(tmp_path: Path) -> None:
+def test_check_project_searches_where_unreal_searches_and_orders_project_plugins_modules(tmp_path: Path) -> None:
     version = engine_tree(tmp_path / "UE")
     write(
         tmp_path / "Game",
@@ -389,19 +389,26 @@ def test_check_project_results_are_immutable_and_ordered_project_plugins_modules
             "Plugins/B/B.uplugin": uplugin("5.3.0"),
             "Plugins/A/A.uplugin": uplugin("5.2.0"),
             "Binaries/Win64/UnrealEditor.modules": modules("x", "Game"),
+            "Mods/M/M.uplugin": uplugin(),
+            # Where Unreal does not look: build output, a project's other folders, below a plugin's own folder.
             "Intermediate/Staging/Plugins/A/A.uplugin": b"not read",
             "Saved/Copy.uproject": b"not read",
+            "Content/Stray/Stray.uplugin": b"not read",
+            "Plugins/B/Content/Nested/Nested.uplugin": b"not read",
+            "Plugins/B/Extras/Inner/Inner.uplugin": b"not read",
+            "Plugins/Group/Content/Stray/Stray.uplugin": b"not read",
         },
     )
     report = check_project(tmp_path / "Game", load_build_version(version))
     assert [(r.kind, r.path, r.status) for r in report.results] == [
         (Kind.PROJECT, "Game.uproject", Status.COMPATIBLE),
+        (Kind.PLUGIN, "Mods/M/M.uplugin", Status.COMPATIBLE),
         (Kind.PLUGIN, "Plugins/A/A.uplugin", Status.REFUSED),
         (Kind.PLUGIN, "Plugins/B/B.uplugin", Status.COMPATIBLE),
         (Kind.MODULES, "Binaries/Win64/UnrealEditor.modules", Status.COMPATIBLE),
     ]
     assert report.failed
-    assert report.counts() == {Status.COMPATIBLE: 3, Status.REFUSED: 1}
+    assert report.counts() == {Status.COMPATIBLE: 4, Status.REFUSED: 1}
     with pytest.raises(AttributeError):
         report.results[0].status = Status.REFUSED  # type: ignore[misc]
     assert isinstance(report.results[0], CheckResult)
