@@ -51,7 +51,7 @@ def check_command(
         sys.stdout.write(render_table(report))
     for result in report.results:
         if result.status is Status.MALFORMED:
-            print(f"buildver: error: {result.path}: {result.reason}", file=sys.stderr)
+            print(f"buildver: error: {_printable(result.path)}: {_printable(result.reason)}", file=sys.stderr)
     if report.failed:
         raise typer.Exit(1)
 
@@ -71,10 +71,10 @@ def render_table(report: ProjectReport) -> str:
     for result in report.results:
         if result.status is Status.MALFORMED:
             continue
-        declared = "-" if result.declared is None else result.declared
-        lines.append(COLUMNS.format(result.status, result.kind, _clip(declared, 26), result.path).rstrip())
+        declared = "-" if result.declared is None else _clip(_printable(result.declared), 26)
+        lines.append(COLUMNS.format(result.status, result.kind, declared, _printable(result.path)).rstrip())
         if result.status is not Status.COMPATIBLE:
-            lines.append(f"    {result.reason}")
+            lines.append(f"    {_printable(result.reason)}")
     counts = report.counts()
     total = sum(counts.values())
     if total:
@@ -85,7 +85,10 @@ def render_table(report: ProjectReport) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _printable(text: str) -> str:
+    """``text`` with control characters escaped: values from descriptors and file names must not drive the terminal."""
+    return text if text.isprintable() else "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def _clip(text: str, width: int) -> str:
-    # Control characters from a descriptor must not reach the terminal as they are.
-    text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
     return text if len(text) <= width else text[: width - 1] + "…"

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildver.engine_version import EngineVersion, VersionComparison, VersionComponent
-from buildver.errors import BuildverError, DescriptorError
+from buildver.errors import BuildverError, DescriptorError, UsageError
 
 if TYPE_CHECKING:
     from buildver.build_version import VersionFile
@@ -651,11 +651,15 @@ def find_descriptors(path: Path, *, engine_root: Path | None = None, engine_plug
 
 
 def _display(file: Path, base: Path, engine_root: Path | None) -> str:
+    """The path shown for ``file``: relative to the checked folder, else to the engine's root, else absolute."""
     for root in (base, engine_root):
         if root is None:
             continue
-        relative = os.path.relpath(os.path.abspath(file), os.path.abspath(root))
-        if not relative.startswith(os.pardir):
+        try:
+            relative = os.path.relpath(os.path.abspath(file), os.path.abspath(root))
+        except ValueError:  # another drive on Windows
+            continue
+        if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
             return Path(relative).as_posix()
     return Path(os.path.abspath(file)).as_posix()
 
@@ -677,12 +681,12 @@ def check_project(path: Path, version_file: VersionFile, *, engine_plugins: bool
     engine, compatible_with = record.engine_version, record.compatible_engine_version
     engine_root = engine_root_of(version_file.path)
     if engine_plugins and engine_root is None:
-        from buildver.errors import UsageError
-
         raise UsageError(
             f"{version_file.path}: --engine-plugins needs the engine's Engine/Build/Build.version, "
             "to know where the engine's plugins are"
         )
+    if path.is_file() and not path.name.lower().endswith((PROJECT_SUFFIX, PLUGIN_SUFFIX)):
+        raise UsageError(f"{path}: not a .uproject or .uplugin; give one of those or a folder")
     base = path.parent if path.is_file() else path
     results: list[CheckResult] = []
     binaries_folders: list[Path] = []

@@ -611,6 +611,11 @@ def test_a_malformed_descriptor_is_one_error_line_and_exit_1_while_the_others_ar
     [
         (["project", "check", "Missing"], 2, "Invalid value for '[PATH]': Path 'Missing' does not exist."),
         (["project", "check", "Game", "-f", "UE/Nope.version"], 1, "UE/Nope.version: the version file is missing"),
+        (
+            ["project", "check", "UE/Engine/Build/Build.version", "-f", "UE/Engine/Build/Build.version"],
+            2,
+            "UE/Engine/Build/Build.version: not a .uproject or .uplugin; give one of those or a folder",
+        ),
     ],
 )
 def test_check_bad_input_is_one_line_never_a_traceback(
@@ -626,6 +631,17 @@ def test_check_bad_input_is_one_line_never_a_traceback(
     assert (result, out) == (code, "")
     assert err.count("\n") == 1
     assert message in err
+
+
+def test_values_from_descriptors_cannot_drive_the_terminal(
+    capsys: pytest.CaptureFixture[str], workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(workspace / "Game", {"Plugins/Odd/Odd.uplugin": uplugin("5.3\x1b[2J")})
+    monkeypatch.chdir(workspace)
+    code, out, _ = run(capsys, "project", "check", "Game", "-f", "UE/Engine/Build/Build.version")
+    assert code == 0
+    assert "\x1b" not in out
+    assert "warning        plugin   5.3\\x1b[2J                 Plugins/Odd/Odd.uplugin" in out
 
 
 def test_a_bare_project_group_shows_its_help(capsys: pytest.CaptureFixture[str]) -> None:
