@@ -71,7 +71,7 @@ def render_table(report: ProjectReport) -> str:
     for result in report.results:
         if result.status is Status.MALFORMED:
             continue
-        declared = "-" if result.declared is None else _clip(_printable(result.declared), 26)
+        declared = "-" if result.declared is None else _clip(_printable(result.declared), 26) or '""'
         lines.append(COLUMNS.format(result.status, result.kind, declared, _printable(result.path)).rstrip())
         if result.status is not Status.COMPATIBLE:
             lines.append(f"    {_printable(result.reason)}")

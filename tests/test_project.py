@@ -511,6 +511,21 @@ def test_check_json_is_one_document_for_scripts(
     }
 
 
+def test_check_of_an_engine_tree_finds_its_native_projects_by_their_empty_association(
+    capsys: pytest.CaptureFixture[str], workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(workspace, {"UE/Templates/TP_Blank/TP_Blank.uproject": uproject("")})
+    monkeypatch.chdir(workspace)
+    code, out, _ = run(capsys, "project", "check", "UE", "-f", "UE/Engine/Build/Build.version")
+    assert (code, out.splitlines()[2:]) == (
+        0,
+        [
+            'compatible     project  ""                         Templates/TP_Blank/TP_Blank.uproject',
+            "1 checked: 1 compatible",
+        ],
+    )
+
+
 def test_check_engine_plugins_adds_the_engine_s_own_and_refuses_the_stale_one(
     capsys: pytest.CaptureFixture[str], workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
