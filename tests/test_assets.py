@@ -336,7 +336,7 @@ def test_a_package_without_file_versions_is_unversioned_even_without_the_cooked_
 
 JSON_RESULTS = [
     ScanResult("a/b.uasset", ScanStatus.OK, -8, 522, 1013, 0, ENGINE_55, ENGINE_55, None),
-    ScanResult('odd "name"\\\n\u00e9.uasset', ScanStatus.CORRUPT, error="x: byte 4: \"quoted\"\ttab"),
+    ScanResult('odd "name"\\\n\u00e9.uasset', ScanStatus.CORRUPT, error='x: byte 4: "quoted"\ttab'),
     ScanResult("c.umap", ScanStatus.NEWER_ENGINE, -9, 522, 1017, 3, ENGINE_55, None, "why"),
 ]
 
