@@ -295,7 +295,11 @@ _COMMANDS: dict[str, Callable[..., None]] = {
     "init": init,
     "guard": guard_command,
 }
-_SUB_APPS = {"assets": "buildver.cli_assets:assets_app", "data": "buildver.cli_data:data_app"}
+_SUB_APPS = {
+    "assets": "buildver.cli_assets:assets_app",
+    "data": "buildver.cli_data:data_app",
+    "project": "buildver.cli_project:project_app",
+}
 
 
 def build_app(arguments: list[str]) -> typer.Typer:

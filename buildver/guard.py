@@ -8,6 +8,8 @@
   cooked or unversioned package in a source tree; a package saved with an empty engine version is a warning
   unless ``[Core.System] ZeroEngineVersionWarning`` turns it off in the project's ``Config/DefaultEngine.ini``.
 - ``.modules`` manifests: one BuildId per binaries folder, equal to Build.version's BuildId when that is forced.
+- Plugin descriptors (``.uplugin``): Unreal can read them, and the staged engine's CompatibleWith() accepts their
+  EngineVersion (the rule of ``buildver project check``, in ``buildver.project``).
 
 The checks are pure functions over bytes; :func:`run_guard` gathers the bytes from git (``buildver.vcs``).
 Every check has a key in ``[tool.buildver.guard]`` set to ``"error"``, ``"warning"`` or ``"off"``.
@@ -44,6 +46,7 @@ __all__ = [
     "check_manifests",
     "check_package",
     "check_package_summary",
+    "check_plugin",
     "check_version",
     "run_guard",
 ]
@@ -51,6 +54,7 @@ __all__ = [
 VERSION_FILE_NAME = "Build.version"
 PACKAGE_SUFFIXES = (".uasset", ".umap")
 MANIFEST_SUFFIX = ".modules"
+PLUGIN_SUFFIX = ".uplugin"
 LFS_POINTER_START = b"version https://git-lfs.github.com/spec/v1\n"
 LFS_POINTER_MAX_SIZE = 1024
 """Git LFS pointers are under 200 bytes; its own limit for recognizing one is 1024."""
@@ -87,6 +91,9 @@ CHECKS: tuple[Check, ...] = (
     Check("package-unreadable", Severity.ERROR, "a package file that is corrupt or not an Unreal package"),
     Check("package-unknown-format", Severity.WARNING, "a package header newer than this buildver knows"),
     Check("modules-build-id", Severity.ERROR, "a .modules manifest whose BuildId differs from its folder's or forced"),
+    Check("plugin-invalid", Severity.ERROR, "a .uplugin that Unreal cannot read"),
+    Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),
+    Check("plugin-engine-version-unparsed", Severity.WARNING, "a .uplugin EngineVersion that does not parse"),
 )
 """Every check, in the order the guard reports them."""
 
@@ -426,6 +433,29 @@ def check_manifests(
     return findings
 
 
+# -- plugin descriptors -----------------------------------------------------------------------------------------
+
+
+def check_plugin(
+    path: str, data: bytes, record: BuildVersion, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.project``)."""
+    from buildver.errors import DescriptorError
+    from buildver.project import Status, parse_plugin_descriptor
+    from buildver.project import check_plugin as check
+
+    try:
+        descriptor = parse_plugin_descriptor(data, path)
+    except DescriptorError as exc:
+        return settings.finding("plugin-invalid", path, _without_path(str(exc), path))
+    result = check(descriptor, record.compatible_engine_version)
+    if result.status is Status.REFUSED:
+        return settings.finding("plugin-incompatible", path, result.reason)
+    if result.status is Status.WARNING:
+        return settings.finding("plugin-engine-version-unparsed", path, result.reason)
+    return []
+
+
 # -- gathering the staged snapshot from git ---------------------------------------------------------------------
 
 
@@ -438,6 +468,8 @@ def _kind(path: str) -> str | None:
         return "package"
     if lowered.endswith(MANIFEST_SUFFIX):
         return "manifest"
+    if lowered.endswith(PLUGIN_SUFFIX):
+        return "plugin"
     return None
 
 
@@ -471,6 +503,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     versions = [path for path in candidates if _kind(path) == "version" or path == configured_version]
     packages = [path for path in candidates if _kind(path) == "package"]
     manifests = [path for path in candidates if _kind(path) == "manifest"]
+    plugins = [path for path in candidates if _kind(path) == "plugin"]
 
     # The first batch: the engine's Build.version and every staged Build.version, with HEAD's for each.
     wanted = list(dict.fromkeys([*version_candidates, *versions]))
@@ -489,7 +522,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
             engine_file = version_file
 
     header_path, header_configured = _header_path(root, engine_path, engine_file, config)
-    checked = {*versions, *packages, *manifests}
+    checked = {*versions, *packages, *manifests, *plugins}
     check_the_header = header_path is not None and (engine_path in versions or header_path in candidates)
 
     # The second batch: the header, the settings of each package's project, the manifests and the packages.
@@ -500,6 +533,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     specs += [f":{ini}" for ini in sorted({ini for ini in ini_of_package.values() if ini is not None})]
     folder_manifests = _folder_manifests(root, manifests) if manifests else []
     specs += [f":{path}" for path in folder_manifests]
+    specs += [f":{path}" for path in plugins]
     small_count = len(specs)
     # A package whose working-tree file is the staged one is read from there, header only: packages can be
     # gigabytes, and a Git LFS package's blob is only a pointer. The others are read from their staged blobs.
@@ -520,12 +554,19 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
         findings += check_manifests(manifest_blobs, manifests, forced, settings)
 
     engine = None if engine_file is None else engine_file.record.engine_version
-    if packages and engine is None:
+    if (packages or plugins) and engine is None:
         where = engine_path or version_candidates[0]
         problem = "is not valid" if engine_path else "is not in the index"
-        findings += settings.finding(
-            "no-engine-version", where, f"{problem}: {len(packages)} staged packages not checked against an engine"
-        )
+        counts = ((packages, "packages"), (plugins, ".uplugin files"))
+        unchecked = ", ".join(f"{len(files)} staged {noun}" for files, noun in counts if files)
+        message = f"{problem}: {unchecked} not checked against an engine"
+        findings += settings.finding("no-engine-version", where, message)
+    for path in plugins:
+        data = small.get(f":{path}")
+        if data is None:
+            findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
+        elif engine_file is not None:
+            findings += check_plugin(path, data, engine_file.record, settings)
     warn_empty_of_ini: dict[str | None, bool] = {None: True}
     for ini in ini_of_package.values():
         if ini not in warn_empty_of_ini:
