@@ -663,7 +663,12 @@ def test_patch_header_names_the_file_and_the_define_it_cannot_find(
 
 
 def test_missing_build_version_is_no_error_when_no_build_string_is_given() -> None:
-    patch_header(_without("#define BUILD_VERSION"), EPIC, None, "Version.h")
+    text = _without("#define BUILD_VERSION")
+    patched = patch_header(text, EPIC, None, "Version.h")
+    assert "BUILD_VERSION" not in patched
+    assert f'#define BRANCH_NAME "{EPIC.branch_name}"' in patched
+    with pytest.raises(HeaderError, match="unable to find line '#define BUILD_VERSION'"):
+        patch_header(text, EPIC, "Nightly", "Version.h")
 
 
 TOKEN_CASES = [
