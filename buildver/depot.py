@@ -136,8 +136,9 @@ def resolve_compatible_changelist(
 
     As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given".
     """
-    if flag:
-        return Sourced(flag, "--compatible-cl")
+    if flag is not None:
+        # Given, even as 0: 5.8's UpdateLocalVersion reads uebp_CodeCL only when -CompatibleCL is absent.
+        return Sourced(flag, "--compatible-cl") if flag else None
     if code_changelist and environment.get("uebp_CodeCL", "").strip():
         value = parse_changelist(environment["uebp_CodeCL"], "environment variable uebp_CodeCL")
         if value:

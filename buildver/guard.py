@@ -645,7 +645,7 @@ def _header_path(
     root: Path, engine_path: str | None, engine_file: VersionFile | None, config: Config
 ) -> tuple[str | None, bool]:
     """The version header update-local writes (repository-relative) and whether it is configured; None when there
-    is none: no valid Build.version, ``skip-header``, or an engine from 4.22 on, whose Version.h is not stamped."""
+    is none: no valid Build.version, ``skip-header``, or an engine from 4.20 on, whose Version.h is not stamped."""
     if config.skip_header:
         return None, False
     if config.header is not None:

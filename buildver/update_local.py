@@ -135,10 +135,12 @@ def plan_update(
         is_licensee_version=licensee.value,
         is_promoted_build=request.promoted != 0,
         branch_name=branch.value,
-        # 4.18 keeps -Build for Version.h only; later engines clear BuildVersion when -Build is absent.
+        # 4.18 to 4.20 have no BuildVersion key (their rewrite drops one): buildver leaves it; from 4.21 on -Build
+        # is stored, and cleared when absent.
         build_version=(request.build or "") if rules.build_version_key else old.build_version,
         build_id=build_id,
-        # 5.8 passes no URL, so BuildURL goes; older engines do not know the key and leave it.
+        # 5.3 on pass no URL, so BuildURL goes; older engines' writers do not know the key (their rewrite would
+        # drop it): buildver keeps it, as it keeps every key it is not told to change.
         build_url="" if rules.clears_build_url else old.build_url,
     )
     changes = [version_file.change_to(record, rules.writer)]

@@ -372,7 +372,7 @@ def choose_header(
     """The header update-local writes, or None: ``--skip-header``; else ``--header``; else the configured one;
     else the engine's Version.h (4.18 rules); else BuildVersion.h beside a version file that is not an engine's.
 
-    Engines from 4.22 on get no header unless one is named: their UAT leaves Version.h alone.
+    Engines from 4.20 on get no header unless one is named: their UAT leaves Version.h alone.
     """
     if skip:
         return None

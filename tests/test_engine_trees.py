@@ -507,7 +507,7 @@ def test_the_guard_checks_version_h_only_where_update_local_writes_it(
         assert code == 1
         assert f"{VERSION_H.as_posix()}: error: out of step with Engine/Build/Build.version" in out
     else:
-        # 4.22 and later: UAT leaves Version.h alone, and so does the guard.
+        # 4.20 and later: UAT leaves Version.h alone, and so does the guard.
         assert (code, out) == (0, "buildver guard: 1 file checked, no problems\n")
 
 
@@ -651,3 +651,24 @@ def test_bad_rules_and_skip_header_settings_are_errors_naming_the_key(
     assert err.startswith(f"buildver: error: {root / 'buildver.toml'}: ")
     assert message in err
     assert version.read_bytes() == before["Engine/Build/Build.version"]
+
+
+def test_an_explicit_compatible_cl_of_0_keeps_the_value_and_reads_no_code_cl(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 5.8 UpdateLocalVersion: uebp_CodeCL only when -CompatibleCL is absent; 0 is then "not written" (kept).
+    # 4.18 to 4.24.0: the changelist is the default, and -CompatibleCL=0 replaces it with 0, which is not written.
+    root = tmp_path / "UE5"
+    root.mkdir()
+    version = make_engine(root, CASES[5])
+    monkeypatch.setenv("uebp_CodeCL", "120")
+    monkeypatch.chdir(root)
+    stamped = json.loads(version.read_bytes())
+    stamped["IsLicenseeVersion"], stamped["CompatibleChangelist"] = 1, 99
+    version.write_text(json.dumps(stamped, indent="\t"))
+    for rules in ("5.8", "4.22", "4.18"):
+        assert (
+            main(["update-local", "--cl", "123", "-CompatibleCL=0", "--rules", rules, "--licensee", "-SkipHeader"]) == 0
+        )
+        assert json.loads(version.read_bytes())["CompatibleChangelist"] == 99, rules
+    capsys.readouterr()
