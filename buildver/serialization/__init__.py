@@ -17,8 +17,7 @@ from buildver.serialization.document import (
     save,
     upgrade_patch,
 )
-from buildver.serialization.files import UpgradePlan, dumps, inspect_file, load_file, plan_upgrade, save_file
-from buildver.serialization.header import (
+from buildver.serialization.document_header import (
     HEADER_FORMAT,
     DocumentVersions,
     StoredCustomVersion,
@@ -26,6 +25,7 @@ from buildver.serialization.header import (
     compare_versions,
     inspect,
 )
+from buildver.serialization.files import UpgradePlan, dumps, inspect_file, load_file, plan_upgrade, save_file
 from buildver.serialization.schema import Schema, import_schema
 from buildver.serialization.tree import DataNode
 from buildver.serialization.versions import CustomVersion, CustomVersionRegistry, VersionEnum, latest_version

@@ -14,7 +14,7 @@ from typing import Any
 from buildver.changes import FileChange, apply_changes, write_atomic
 from buildver.errors import DocumentError
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
-from buildver.serialization.header import DocumentVersions, inspect
+from buildver.serialization.document_header import DocumentVersions, inspect
 from buildver.serialization.schema import Schema
 
 __all__ = ["UpgradePlan", "dumps", "inspect_file", "load_file", "plan_upgrade", "read_document", "save_file"]
