@@ -818,7 +818,13 @@ def _read_versioned(
 
 
 def _fix_corrupt_engine_version(version: EngineVersion) -> EngineVersion:
-    """FixCorruptEngineVersion: some 4.26.0 builds set the licensee bit by mistake (before object version 522)."""
+    """FixCorruptEngineVersion: some 4.26.0 builds set the licensee bit by mistake (before object version 522).
+
+    Unreal rebuilds the version with ``Set(4, 26, 0, GetChangelist(), GetBranch())``: the changelist without the
+    licensee bit, and the branch as GetBranch() returns it, with every ``+`` turned into ``/``
+    (``++UE4+Release-4.26`` becomes ``//UE4/Release-4.26``). Reference: package-summary.md section 2;
+    ``PackageFileSummary.cpp`` of 4.26 and later, ``EngineVersion.h`` (GetBranch).
+    """
     if (
         version.licensee
         and version.major == 4
@@ -826,5 +832,5 @@ def _fix_corrupt_engine_version(version: EngineVersion) -> EngineVersion:
         and version.patch == 0
         and version.changelist >= 12740027
     ):
-        return _engine_version(4, 26, 0, version.changelist, version.branch)
+        return _engine_version(4, 26, 0, version.changelist, version.branch_path)
     return version

@@ -146,12 +146,35 @@ class TestPrimitives:
         saved_by = parse(package).saved_by_engine_version
         assert saved_by == EngineVersion(4, 27, 2, 1234, "++Studio+Main", licensee=True)
 
-    @pytest.mark.parametrize(("ue4", "licensee"), [(521, False), (522, True)])
-    def test_corrupt_426_licensee_flag_is_fixed_before_522(self, ue4: int, licensee: bool) -> None:
-        raw = (4, 26, 0, 0x80000000 | 14830424, "++UE4+Release-4.26")
+    @pytest.mark.parametrize(
+        ("ue4", "raw", "expected"),
+        [
+            # FixCorruptEngineVersion: Set(4, 26, 0, GetChangelist(), GetBranch()) clears the bit, and GetBranch()
+            # turns every "+" of the stored branch into "/".
+            (521, (4, 26, 0, 0x80000000 | 14830424, "++UE4+Release-4.26"), "4.26.0-14830424+//UE4/Release-4.26"),
+            (521, (4, 26, 0, 0x80000000 | 12740027, "+Fork+A+B"), "4.26.0-12740027+/Fork/A/B"),
+            (521, (4, 26, 0, 0x80000000 | 12740027, ""), "4.26.0-12740027"),
+            # Left alone: from 522 on, below changelist 12740027, another release, or no licensee bit.
+            (522, (4, 26, 0, 0x80000000 | 14830424, "++UE4+Release-4.26"), None),
+            (521, (4, 26, 0, 0x80000000 | 12740026, "++UE4+Release-4.26"), None),
+            (521, (4, 26, 1, 0x80000000 | 14830424, "++UE4+Release-4.26"), None),
+            (521, (4, 25, 0, 0x80000000 | 14830424, "++UE4+Release-4.25"), None),
+            (521, (4, 26, 0, 14830424, "++UE4+Release-4.26"), None),
+        ],
+    )
+    def test_corrupt_426_licensee_flag_is_fixed_before_522_as_unreal_does(
+        self, ue4: int, raw: tuple[int, int, int, int, str], expected: str | None
+    ) -> None:
         summary = parse(ERAS["-7"].with_(file_version_ue4=ue4, saved_by=raw, compatible_with=raw))
+        major, minor, patch, raw_changelist, branch = raw
+        unchanged = EngineVersion.from_raw_changelist(major, minor, patch, raw_changelist, branch)
         for version in (summary.saved_by_engine_version, summary.compatible_with_engine_version):
-            assert version == EngineVersion(4, 26, 0, 14830424, "++UE4+Release-4.26", licensee=licensee)
+            assert version is not None
+            if expected is None:
+                assert version == unchanged
+            else:
+                assert (version.to_string(), version.licensee) == (expected, False)
+                assert version.branch == expected.partition("+")[2]
 
 
 class TestEras:
