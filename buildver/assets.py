@@ -23,6 +23,7 @@ from buildver.package import PackageSummary, read_package_summary
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from concurrent.futures import Future
 
     from buildver.engine_version import EngineVersion
 
@@ -407,22 +408,35 @@ def scan(roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1) 
         return
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    pool = ProcessPoolExecutor(max_workers=jobs)
-    pending: deque[tuple[list[ScanResult], Future[list[ScanResult]]]] = deque()
+    # This process reads every jobs-th chunk itself, between writing out the others' results: one process
+    # fewer to start, and no process idle while the others read.
+    pool = ProcessPoolExecutor(max_workers=jobs - 1)
+    pending: deque[tuple[list[ScanResult], Future[list[ScanResult]] | tuple[list[str], bool]]] = deque()
     try:
-        for paths, before, warn_empty in tasks:
-            pending.append((before, pool.submit(_scan_chunk, paths, engine, warn_empty)))
+        for index, (paths, before, warn_empty) in enumerate(tasks):
+            if index % jobs == 0:
+                pending.append((before, (paths, warn_empty)))
+            else:
+                pending.append((before, pool.submit(_scan_chunk, paths, engine, warn_empty)))
             # A bounded queue keeps memory flat: the walk runs only a few chunks ahead of the output.
             while len(pending) > 4 * jobs:
-                done_before, future = pending.popleft()
-                yield from done_before
-                yield from future.result()
+                yield from _results(pending.popleft(), engine)
         while pending:
-            done_before, future = pending.popleft()
-            yield from done_before
-            yield from future.result()
+            yield from _results(pending.popleft(), engine)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _results(
+    task: tuple[list[ScanResult], Future[list[ScanResult]] | tuple[list[str], bool]], engine: EngineVersion
+) -> Iterator[ScanResult]:
+    before, work = task
+    yield from before
+    if isinstance(work, tuple):
+        paths, warn_empty = work
+        yield from _scan_chunk(paths, engine, warn_empty)
+    else:
+        yield from work.result()
 
 
 def _scan_chunk(paths: list[str], engine: EngineVersion, warn_empty: bool) -> list[ScanResult]:

@@ -366,7 +366,7 @@ class TestJobs:
         monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountedPool)
         results = list(scan([content], ENGINE_55, jobs=None))
         assert [result.status for result in results] == [ScanStatus.OK] * found
-        assert pools == ([] if processes == 1 else [processes])
+        assert pools == ([] if processes == 1 else [processes - 1])  # this process reads too
 
     def test_default_jobs_is_the_cpus_this_process_may_use(self) -> None:
         expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
