@@ -34,6 +34,7 @@ __all__ = [
     "classify",
     "count_packages",
     "default_jobs",
+    "jobs_for",
     "find_engine_ini",
     "iter_packages",
     "parse_zero_engine_version_warning",
@@ -366,24 +367,43 @@ def _problem_result(path: str, problem: _Problem) -> ScanResult:
     return ScanResult(path, status, error=f"{path}: {reason}")
 
 
-PARALLEL_THRESHOLD = 2_000
-"""Packages from which ``scan(jobs=None)`` reads with one process per CPU: below it, starting the processes
-costs more than they save (benchmarks/bench_assets.py)."""
+PARALLEL_THRESHOLD = 5_000
+"""Packages from which ``scan(jobs=None)`` reads with several processes: below it, starting them costs more than
+they save (about 25 ms; benchmarks/bench_assets.py measures both sides)."""
 
 
 def default_jobs() -> int:
-    """The CPUs this process may run on."""
+    """Processes for a large scan: one per CPU this process may use that other work leaves idle."""
     try:
-        return len(os.sched_getaffinity(0))
+        cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
+        cpus = os.cpu_count() or 1
+    try:
+        load: float | None = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows has no load average
+        load = None
+    return jobs_for(cpus, load)
+
+
+def jobs_for(cpus: int, load: float | None) -> int:
+    """Processes worth starting on ``cpus`` CPUs under a one-minute load average of ``load`` (None: unknown).
+
+    A busy CPU gives a second process nothing to gain: on a loaded machine the extra processes only add their
+    start-up and the passing of results (benchmarks/bench_assets.py), so only the idle CPUs count.
+
+    >>> jobs_for(8, 0.2), jobs_for(8, 6.7), jobs_for(2, 3.5), jobs_for(4, None)
+    (8, 1, 1, 4)
+    """
+    if load is None:
+        return max(1, cpus)
+    return max(1, min(cpus, round(cpus - load)))
 
 
 def scan(roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1) -> Iterator[ScanResult]:
     """Scan every package under ``roots`` against ``engine``, in walk order; ``jobs`` processes read the headers.
 
-    ``jobs=None`` chooses: one process per CPU once the walk has found :data:`PARALLEL_THRESHOLD` packages,
-    else one. The ZeroEngineVersionWarning setting is looked up once per root, in the project that holds it.
+    ``jobs=None`` chooses: :func:`default_jobs` processes once the walk has found :data:`PARALLEL_THRESHOLD`
+    packages, else one. The ZeroEngineVersionWarning setting is looked up once per root, in the project that holds it.
     """
     tasks = _tasks(roots)
     if jobs is None:

@@ -55,7 +55,7 @@ def scan_command(
             "--jobs",
             "-j",
             min=1,
-            help="Processes reading headers. Default: one per CPU once the walk finds 2,000 packages, else 1.",
+            help="Processes reading headers. Default: one per idle CPU once the walk finds 5,000 packages, else 1.",
             show_default=False,
         ),
     ] = None,

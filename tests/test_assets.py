@@ -368,9 +368,26 @@ class TestJobs:
         assert [result.status for result in results] == [ScanStatus.OK] * found
         assert pools == ([] if processes == 1 else [processes - 1])  # this process reads too
 
-    def test_default_jobs_is_the_cpus_this_process_may_use(self) -> None:
-        expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-        assert buildver.assets.default_jobs() == expected
+    def test_default_jobs_is_at_most_the_cpus_this_process_may_use(self) -> None:
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        assert 1 <= buildver.assets.default_jobs() <= cpus
+
+    @pytest.mark.parametrize(
+        ("cpus", "load", "jobs"),
+        [
+            (2, 0.0, 2),
+            (2, 0.4, 2),
+            (2, 0.6, 1),
+            (2, 3.8, 1),
+            (8, 2.2, 6),
+            (8, 7.9, 1),
+            (1, 0.0, 1),
+            (4, None, 4),  # no load average (Windows): every CPU
+            (0, None, 1),
+        ],
+    )
+    def test_only_idle_cpus_get_a_process(self, cpus: int, load: float | None, jobs: int) -> None:
+        assert buildver.assets.jobs_for(cpus, load) == jobs
 
 
 class TestZeroEngineVersionWarning:
