@@ -34,9 +34,9 @@ __all__ = [
     "classify",
     "count_packages",
     "default_jobs",
-    "jobs_for",
     "find_engine_ini",
     "iter_packages",
+    "jobs_for",
     "parse_zero_engine_version_warning",
     "scan",
     "scan_file",
@@ -426,7 +426,7 @@ def scan(roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1) 
             for path in paths:
                 yield scan_file(path, engine, warn_empty)
         return
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor
 
     # This process reads every jobs-th chunk itself, between writing out the others' results: one process
     # fewer to start, and no process idle while the others read.
