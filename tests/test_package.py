@@ -117,6 +117,46 @@ class TestFixtures:
         assert read_package_summary(FIXTURES / row["path"]) == expected
 
 
+class TestListedAsFile:
+    """``listed_as_file=True`` (the scan of a tree) skips a stat for short files and changes no outcome."""
+
+    @needs_fixtures
+    @pytest.mark.parametrize("chunk", [40, 4096, 64 * 1024])
+    def test_every_fixture_reads_the_same(self, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
+        monkeypatch.setattr(buildver.package, "HEADER_CHUNK", chunk)
+        for row in ROWS:
+            path = FIXTURES / row["path"]
+            assert read_package_summary(path, listed_as_file=True) == read_package_summary(path), row["path"]
+
+    @pytest.mark.parametrize("chunk", [64, 64 * 1024])
+    def test_truncated_and_empty_files_fail_the_same(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+    ) -> None:
+        monkeypatch.setattr(buildver.package, "HEADER_CHUNK", chunk)
+        data = ERAS["-8"].build()
+        for length in sorted({0, 3, 4, 31, 40, 64, 65, 200, len(data) - 1, len(data)}):
+            path = tmp_path / f"Cut{length}.uasset"
+            path.write_bytes(data[:length])
+            outcomes: list[PackageSummary | str] = []
+            for listed in (False, True):
+                try:
+                    outcomes.append(read_package_summary(path, listed_as_file=listed))
+                except PackageFormatError as error:
+                    outcomes.append(str(error))
+            assert outcomes[0] == outcomes[1], length
+
+    @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+    def test_a_fifo_in_place_of_a_listed_file_reads_as_empty_without_waiting(self, tmp_path: Path) -> None:
+        fifo = tmp_path / "Pipe.uasset"
+        os.mkfifo(fifo)
+        with pytest.raises(PackageFormatError, match="the file is 0 bytes"):
+            read_package_summary(fifo, listed_as_file=True)
+
+    def test_a_folder_in_place_of_a_listed_file_cannot_be_read(self, tmp_path: Path) -> None:
+        with pytest.raises(PackageFormatError, match="cannot read: is a directory"):
+            read_package_summary(tmp_path, listed_as_file=True)
+
+
 class TestPrimitives:
     """FGuid text, FString encodings and FEngineVersion with the licensee bit."""
 
