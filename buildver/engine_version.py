@@ -182,7 +182,7 @@ class EngineVersion:
         """Build from values already checked (the parser's fast path)."""
         version = _new(cls)
         version._key = (major, minor, patch, changelist, branch, licensee)
-        version._release = major << 32 | minor << 16 | patch
+        version._release = _release_number(major, minor, patch)
         version._changelist = changelist
         return version
 
@@ -280,7 +280,7 @@ class EngineVersion:
         version = _new(cls)
         changelist = raw_changelist & MAX_CHANGELIST
         version._key = (major, minor, patch, changelist, branch, raw_changelist > MAX_CHANGELIST)
-        version._release = major << 32 | minor << 16 | patch
+        version._release = major << 32 | minor << 16 | patch  # _release_number, inlined: parse is measured
         version._changelist = changelist
         return version
 
