@@ -16,6 +16,7 @@ tree) and prints, all measured in one run (interleaved medians, page cache warm)
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
 import subprocess
@@ -136,11 +137,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     count = max(args.files, 20_000)
-    cpus = default_jobs()
+    cpus = os.cpu_count() or 1
     job_counts = sorted({2, cpus} - {1}) if cpus > 1 else [2]
     with tempfile.TemporaryDirectory(prefix="bench-assets-") as temp:
         folders = build_tree(Path(temp), count)
         print(f"{count} packages from {FIXTURES} in {len(folders)} folders; {cpus} CPUs; medians of {args.runs} runs")
+        print(f"load average {os.getloadavg()[0]:.1f}: the default --jobs would start {default_jobs()} process(es) now")
         install = installed()
         medians = command_medians(install, Path(temp), args.runs, [1, *job_counts, None], with_floor=True)
         floor = medians["floor: walk, open, read 4 KiB"]
@@ -159,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"({medians['--jobs 2'] / one:4.2f}x), default {medians['default --jobs'] * 1000:5.0f} ms "
                 f"({medians['default --jobs'] / one:4.2f}x)"
             )
+        print(f"load average {os.getloadavg()[0]:.1f}: the default --jobs would start {default_jobs()} process(es) now")
         time_scan(folders, 1)  # warm the page cache
         for jobs in [1, *job_counts]:
             timings = [time_scan(folders, jobs) for _ in range(args.runs)]
