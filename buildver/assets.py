@@ -301,8 +301,8 @@ def _walk(root: Path) -> Iterator[tuple[str, _Problem | None]]:
     """The walk behind :func:`iter_packages`: each package path, with the status of one that is not read.
 
     A package name that is not a regular file is reported from the folder listing and never opened: opening a
-    FIFO for reading would wait for a writer (on every system but the one-flag-away POSIX ones), and a device
-    such as ``/dev/zero`` never ends.
+    FIFO for reading waits for a writer wherever O_NONBLOCK does not exist, and a device such as ``/dev/zero``
+    never ends.
     """
     top = os.fspath(root)
     if not os.path.isdir(top):
