@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 from pathlib import Path
 
 import pytest
@@ -271,6 +272,113 @@ def test_has_changelist_and_is_empty(version: EngineVersion, has_changelist: boo
 def test_exact_match_compares_branch_case_insensitively_like_fstring() -> None:
     assert V("5.0.3-1+++UE5+Release-5.0").exact_match(V("5.0.3-1+++ue5+release-5.0"))
     assert not V("5.0.3-1+A").exact_match(licensee("5.0.3-1+A"))
+
+
+EXACT_MATCH_CASES = [
+    # (first branch, second branch, match?, rule)
+    ("++UE5+Release-5.0", "++ue5+release-5.0", True, "ASCII letters match in either case"),
+    ("A", "a", True, "one ASCII letter"),
+    ("\u00c9", "\u00e9", False, "É and é differ: Stricmp folds ASCII only"),
+    ("Stra\u00dfe", "STRASSE", False, "ß is not SS (str.casefold would match them)"),
+    ("k", "\u212a", False, "the Kelvin sign is not k (str.lower would match them)"),
+    ("\u0130", "i", False, "a dotted capital I is not i"),
+    ("Fork-\u00c9", "fork-\u00c9", True, "ASCII folded, the same non-ASCII letter kept"),
+    ("A", "B", False, "different letters"),
+    ("", "", True, "no branch"),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "match", "rule"), EXACT_MATCH_CASES, ids=[c[3] for c in EXACT_MATCH_CASES])
+def test_exact_match_folds_branch_case_for_ascii_letters_only(first: str, second: str, match: bool, rule: str) -> None:
+    assert EngineVersion(5, 0, 3, 1, first).exact_match(EngineVersion(5, 0, 3, 1, second)) is match
+    assert EngineVersion(5, 0, 3, 1, second).exact_match(EngineVersion(5, 0, 3, 1, first)) is match
+
+
+@pytest.mark.parametrize(
+    ("other", "rule"),
+    [
+        (EngineVersion(5, 0, 4, 1, "A"), "patch"),
+        (EngineVersion(5, 0, 3, 2, "A"), "changelist"),
+        (EngineVersion(5, 0, 3, 1, "A", True), "licensee"),
+        (EngineVersion(5, 0, 3, 1, "A+B"), "branch"),
+    ],
+)
+def test_exact_match_compares_every_other_field_exactly(other: EngineVersion, rule: str) -> None:
+    assert not EngineVersion(5, 0, 3, 1, "A").exact_match(other), rule
+
+
+def _reference_get_newest(
+    first: EngineVersion, second: EngineVersion
+) -> tuple[VersionComparison, VersionComponent | None]:
+    """GetNewest as Unreal writes it, field by field (the fast one works on packed integers)."""
+    for component, a, b in (
+        (MAJOR, first.major, second.major),
+        (MINOR, first.minor, second.minor),
+        (PATCH, first.patch, second.patch),
+    ):
+        if a != b:
+            return (FIRST if a > b else SECOND), component
+    a, b = first.changelist, second.changelist
+    if first.licensee == second.licensee and a != 0 and b != 0 and a != b:
+        return (FIRST if a > b else SECOND), CHANGELIST
+    return NEITHER, None
+
+
+wide_versions = st.builds(
+    EngineVersion,
+    st.sampled_from([0, 1, 255, 256, 65534, 65535]) | st.integers(0, 65535),
+    st.sampled_from([0, 1, 255, 256, 65534, 65535]) | st.integers(0, 65535),
+    st.sampled_from([0, 1, 255, 256, 65534, 65535]) | st.integers(0, 65535),
+    st.sampled_from([0, 1, 2, 0x7FFFFFFF]) | st.integers(0, 0x7FFFFFFF),
+    st.sampled_from(["", "++UE5+Main"]),
+    st.booleans(),
+)
+
+
+@given(wide_versions, wide_versions)
+def test_get_newest_and_operators_agree_with_unreal_field_by_field_over_the_whole_range(
+    a: EngineVersion, b: EngineVersion
+) -> None:
+    newest = _reference_get_newest(a, b)
+    assert EngineVersion.get_newest(a, b) == newest
+    assert (a < b) is (newest[0] is SECOND)
+    assert (a > b) is (newest[0] is FIRST)
+    assert (a <= b) is (newest[0] is not FIRST)
+    assert (a >= b) is (newest[0] is not SECOND)
+    expected_compatible = not a.has_changelist or not b.has_changelist or newest[0] is not SECOND
+    assert a.is_compatible_with(b) is expected_compatible
+
+
+def _reference_parse(text: str) -> EngineVersion | None:
+    """Parse by the grammar's regular expression (the fast parser splits by hand); None when refused."""
+    match = re.fullmatch(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9]+))?(?:\+(.*))?", text, re.DOTALL)
+    if match is None:
+        return None
+    major, minor, patch = (int(group) for group in match.groups()[:3])
+    raw_changelist = int(match[4] or 0)
+    if max(major, minor, patch) > 65535 or raw_changelist > 0xFFFFFFFF:
+        return None
+    return EngineVersion.from_raw_changelist(major, minor, patch, raw_changelist, match[5] or "")
+
+
+version_like_text = st.text(alphabet="0123456789.-+ _aE\u0663\u00b2\n", max_size=24) | st.builds(
+    "{}.{}.{}{}{}".format,
+    st.integers(0, 70000).map(str),
+    st.integers(0, 300).map(str),
+    st.sampled_from(["0", "00", "1", "65535", "65536", "", "\u0661", " 1", "1_0", "-1"]),
+    st.sampled_from(["", "-", "-0", "-2147483648", "-4294967295", "-4294967296", "--1", "- 1", "-+1"]),
+    st.sampled_from(["", "+", "++UE5+Main", "+\u00e9+x", "+a.b-c"]),
+)
+
+
+@given(version_like_text)
+def test_parse_accepts_exactly_what_the_grammar_accepts(text: str) -> None:
+    expected = _reference_parse(text)
+    if expected is None:
+        with pytest.raises(InvalidVersionError, match="invalid engine version"):
+            V(text)
+    else:
+        assert V(text) == expected
 
 
 def test_branch_path_turns_plus_into_slash() -> None:
