@@ -394,7 +394,7 @@ def check_manifests(
     settings: GuardSettings = DEFAULT_SETTINGS,
 ) -> list[Finding]:
     """Findings about the ``checked`` manifests, compared with every manifest of their folders (``manifests``)."""
-    from buildver.modules_manifest import ModulesManifest, parse_modules_manifest
+    from buildver.modules_manifest import ModulesManifest, build_id_problems, parse_modules_manifest
 
     parsed: dict[str, ModulesManifest] = {}
     findings: list[Finding] = []
@@ -405,31 +405,8 @@ def check_manifests(
         except BuildverError as exc:
             if path in checked:
                 findings += settings.finding("modules-build-id", path, _without_path(str(exc), path))
-    for path in checked:
-        manifest = parsed.get(path)
-        if manifest is None:
-            continue
-        folder = posixpath.dirname(path)
-        others = [
-            other
-            for other in parsed.values()
-            if posixpath.dirname(other.path) == folder and other.build_id != manifest.build_id
-        ]
-        if others:
-            listed = ", ".join(f"{posixpath.basename(other.path)} has {other.build_id!r}" for other in others[:3])
-            more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-            findings += settings.finding(
-                "modules-build-id",
-                path,
-                f"BuildId {manifest.build_id!r} differs from the folder's other manifests ({listed}{more}): "
-                "Unreal skips the modules of out-of-date manifests",
-            )
-        elif forced_build_id and manifest.build_id != forced_build_id:
-            findings += settings.finding(
-                "modules-build-id",
-                path,
-                f"BuildId {manifest.build_id!r} is not Build.version's forced BuildId {forced_build_id!r}",
-            )
+    for path, problem in build_id_problems(parsed, checked, forced_build_id).items():
+        findings += settings.finding("modules-build-id", path, problem)
     return findings
 
 

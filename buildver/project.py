@@ -43,7 +43,6 @@ __all__ = [
     "check_manifests",
     "check_plugin",
     "check_project",
-    "engine_root_of",
     "find_descriptors",
     "parse_plugin_descriptor",
     "parse_project_descriptor",
@@ -555,8 +554,7 @@ def check_manifests(
     check); ``engine_build_ids`` maps a manifest to the engine's manifest of the same name (its path and BuildId),
     which the running editor reads its BuildId from: FModuleManager skips every manifest whose BuildId differs.
     """
-    from buildver.guard import check_manifests as check_folders
-    from buildver.modules_manifest import ModulesManifest, parse_modules_manifest
+    from buildver.modules_manifest import ModulesManifest, build_id_problems, parse_modules_manifest
 
     parsed: dict[str, ModulesManifest] = {}
     results: list[CheckResult] = []
@@ -566,7 +564,7 @@ def check_manifests(
         except BuildverError as exc:
             reason = str(exc).removeprefix(f"{path}: ")
             results.append(CheckResult(Kind.MODULES, path, Status.MALFORMED, None, reason))
-    problems = {finding.path: finding.message for finding in check_folders(manifests, parsed, forced_build_id)}
+    problems = build_id_problems(parsed, parsed, forced_build_id)
     for path, manifest in parsed.items():
         engine_manifest = (engine_build_ids or {}).get(path)
         if path in problems:
@@ -585,14 +583,6 @@ def check_manifests(
 
 
 # -- walking a folder ----------------------------------------------------------------------------------------------
-
-
-def engine_root_of(version_path: Path) -> Path | None:
-    """The folder holding ``Engine/`` when ``version_path`` is an engine's ``Engine/Build/Build.version``."""
-    absolute = Path(os.path.abspath(version_path))
-    if absolute.parent.name.lower() == "build" and absolute.parent.parent.name.lower() == "engine":
-        return absolute.parent.parent.parent
-    return None
 
 
 def _engine_plugin_folders(engine_root: Path) -> list[Path]:
@@ -679,11 +669,14 @@ def check_project(path: Path, version_file: VersionFile, *, engine_plugins: bool
     """
     record = version_file.record
     engine, compatible_with = record.engine_version, record.compatible_engine_version
-    engine_root = engine_root_of(version_file.path)
+    from buildver import update_rules
+
+    # The same engine tree update-local recognises: Engine/Build/Build.version beside Engine/Source/.
+    engine_root = update_rules.engine_root(Path(os.path.abspath(version_file.path)))
     if engine_plugins and engine_root is None:
         raise UsageError(
-            f"{version_file.path}: --engine-plugins needs the engine's Engine/Build/Build.version, "
-            "to know where the engine's plugins are"
+            f"{version_file.path}: --engine-plugins needs the engine's Engine/Build/Build.version (with "
+            "Engine/Source/ beside it), to know where the engine's plugins are"
         )
     if path.is_file() and not path.name.lower().endswith((PROJECT_SUFFIX, PLUGIN_SUFFIX)):
         raise UsageError(f"{path}: not a .uproject or .uplugin; give one of those or a folder")

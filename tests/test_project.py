@@ -30,7 +30,6 @@ from buildver.project import (
     check_manifests,
     check_plugin,
     check_project,
-    engine_root_of,
     parse_plugin_descriptor,
     parse_project_descriptor,
     parse_unreal_engine_version,
@@ -212,6 +211,7 @@ def engine_tree(root: Path, record: BuildVersion = EPIC_532) -> Path:
     """An engine folder as Unreal recognizes one (Engine/Binaries and Engine/Build), with its Build.version."""
     write(root, {"Engine/Build/Build.version": render_new_file(record).encode()})
     (root / "Engine" / "Binaries" / "Win64").mkdir(parents=True)
+    (root / "Engine" / "Source").mkdir()  # an engine tree: Engine/Build/Build.version beside Engine/Source/
     return root / "Engine" / "Build" / "Build.version"
 
 
@@ -239,11 +239,6 @@ def test_check_association_resolves_empty_associations_and_paths_through_the_fol
     )
     assert result.status is status
     assert words in result.reason
-
-
-def test_engine_root_is_known_only_from_an_engine_build_version(tmp_path: Path) -> None:
-    assert engine_root_of(tmp_path / "UE" / "Engine" / "Build" / "Build.version") == tmp_path / "UE"
-    assert engine_root_of(tmp_path / "Game" / "Build" / "Build.version") is None
 
 
 # -- reading descriptors ----------------------------------------------------------------------------------------------
@@ -574,8 +569,8 @@ def test_check_engine_plugins_needs_an_engine_build_version(
     assert (code, out) == (2, "")
     version = workspace / "Game" / "Build" / "Build.version"
     assert err == (
-        f"buildver: error: {version}: --engine-plugins needs the engine's Engine/Build/Build.version, "
-        "to know where the engine's plugins are\n"
+        f"buildver: error: {version}: --engine-plugins needs the engine's Engine/Build/Build.version (with "
+        "Engine/Source/ beside it), to know where the engine's plugins are\n"
     )
 
 
