@@ -27,7 +27,6 @@ from buildver.jsonlayout import (
 
 if TYPE_CHECKING:
     from buildver.changes import FileChange
-    from buildver.config import Config
 
 __all__ = [
     "FIELDS",
@@ -39,7 +38,6 @@ __all__ = [
     "load_build_version",
     "parse_build_version",
     "render_new_file",
-    "version_file_path",
 ]
 
 _JSON_WHITESPACE = " \t\n\r"
@@ -393,26 +391,9 @@ def _folders_up_to_repository_root(start: Path) -> Iterator[Path]:
             return
 
 
-def version_file_path(
-    file: str | os.PathLike[str] | None = None, *, config: Config | None = None, start: Path | None = None
-) -> Path:
-    """The Build.version every command and the Python API use: ``file`` (``--file``), else the configuration's
-    ``version-file`` (``config``, else the settings found from ``start``), else the first ``Build/Build.version``
-    or ``Engine/Build/Build.version`` from ``start`` up to the repository root."""
-    if file is not None:
-        return Path(file)
-    if config is None:
-        from buildver.config import load_config
-
-        config = load_config(start)
-    if config.version_file is not None:
-        return config.version_file
-    return find_build_version(start)
-
-
-def load_build_version(path: str | os.PathLike[str] | None = None, *, config: Config | None = None) -> VersionFile:
-    """Read and validate a Build.version: ``path``, else the one ``version_file_path`` chooses."""
-    file_path = version_file_path(path, config=config)
+def load_build_version(path: str | os.PathLike[str]) -> VersionFile:
+    """Read and validate the Build.version at ``path`` (``buildver.current`` says which one is in use)."""
+    file_path = Path(path)
     return parse_build_version(_read_bytes(file_path), file_path)
 
 

@@ -26,10 +26,10 @@ VersionArgument = Annotated[
 
 def show(file: FileOption = None, json_output: JsonFlag = False) -> None:
     """Show the Build.version: its fields and the engine versions Unreal derives from them."""
-    from buildver.build_version import load_build_version
+    from buildver.current import load_version_file
     from buildver.report import describe_version_file, version_file_fields
 
-    version_file = load_build_version(file)
+    version_file = load_version_file(file)
     if json_output:
         print_json(version_file_fields(version_file))
     else:
@@ -181,14 +181,15 @@ def update_local(
     Unreal's spelling works too: -CL=123 -CompatibleCL=100 -Build=Nightly -SkipHeader -Licensee -Promoted=1
     -Branch=++UE5+Main.
     """
-    from buildver.build_version import find_build_version, parse_build_version
+    from buildver.build_version import parse_build_version
     from buildver.config import load_config
+    from buildver.current import version_file_path
     from buildver.report import version_file_fields
     from buildver.update_local import UpdateRequest
     from buildver.update_local import update_local as run_update
 
     config = load_config()
-    version_path = file or config.version_file or find_build_version()
+    version_path = version_file_path(file, config=config)
     request = UpdateRequest(
         changelist=cl,
         compatible_changelist=compatible_cl,
@@ -233,13 +234,14 @@ def header_command(
     force: Annotated[bool, typer.Option("--force", help="Clear a read-only flag first.")] = False,
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
-    from buildver.build_version import find_build_version, load_build_version
+    from buildver.build_version import load_build_version
     from buildver.changes import apply_changes, remove_leftovers
     from buildver.config import load_config
+    from buildver.current import version_file_path
     from buildver.update_local import plan_header, rules_and_header, version_file_lock
 
     config = load_config()
-    version_path = file or config.version_file or find_build_version()
+    version_path = version_file_path(file, config=config)
     # --check writes nothing, not even the completion of a killed run's changes: it only takes the lock.
     with version_file_lock(version_path, write=not check) as journal:
         version_file = load_build_version(version_path)
@@ -271,10 +273,10 @@ def init(
     file: FileOption = None,
 ) -> None:
     """Write a commented [tool.buildver] section into pyproject.toml (or a buildver.toml when there is none)."""
-    from buildver.build_version import find_build_version
-    from buildver.config import init_config
+    from buildver.config import init_config, load_config
+    from buildver.current import version_file_path
 
-    version_path = file or find_build_version()
+    version_path = version_file_path(file, config=load_config())
     path = init_config(Path.cwd(), version_path)
     print(f"wrote the [tool.buildver] section to {path}")
 

@@ -62,13 +62,15 @@ def scan_command(
 ) -> None:
     """Check every package against the current engine; exit 1 when any is newer-engine or corrupt."""
     from buildver.assets import scan
+    from buildver.config import load_config
 
     if against is not None and file is not None:
         raise UsageError("give either --against or --file, not both")
+    config = load_config()  # refuses a bad configuration even when --against makes the version file unneeded
     if against is None:
-        from buildver.build_version import load_build_version
+        from buildver.current import load_version_file
 
-        against = load_build_version(file).record.engine_version
+        against = load_version_file(file, config=config).record.engine_version
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr) if interactive else None
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against)

@@ -39,12 +39,10 @@ def check_command(
     json_output: JsonFlag = False,
 ) -> None:
     """Check each .uproject, .uplugin and binaries .modules against this engine build; exit 1 when one is refused."""
-    from buildver.build_version import find_build_version, load_build_version
-    from buildver.config import load_config
+    from buildver.current import load_version_file
     from buildver.project import Status, check_project
 
-    version_path = file or load_config().version_file or find_build_version()
-    report = check_project(path, load_build_version(version_path), engine_plugins=engine_plugins)
+    report = check_project(path, load_version_file(file), engine_plugins=engine_plugins)
     if json_output:
         print_json(report.to_json())
     else:

@@ -7,12 +7,8 @@ Sources (see ``../shared/reference/ue-build-versioning.md`` section 3): ``Engine
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING
 
 from buildver.errors import InvalidVersionError
-
-if TYPE_CHECKING:
-    from os import PathLike
 
 __all__ = ["EngineVersion", "VersionComparison", "VersionComponent"]
 
@@ -190,7 +186,23 @@ class EngineVersion:
     def from_raw_changelist(
         cls, major: int, minor: int, patch: int, raw_changelist: int, branch: str = ""
     ) -> EngineVersion:
-        """Build from Unreal's stored 32-bit changelist, whose bit 31 is the licensee flag."""
+        """Build from Unreal's stored form (three uint16 and a uint32 changelist whose bit 31 is the licensee flag),
+        as package readers find it: values in those ranges take a fast path; anything else is checked as usual."""
+        if (
+            type(raw_changelist) is int
+            and type(major) is int
+            and type(minor) is int
+            and type(patch) is int
+            and type(branch) is str
+            and 0 <= raw_changelist <= 0xFFFFFFFF
+            and major >= 0
+            and minor >= 0
+            and patch >= 0
+            and (major | minor | patch) <= MAX_COMPONENT  # non-negative: one test for the three uint16
+        ):
+            return cls._trusted(
+                major, minor, patch, raw_changelist & MAX_CHANGELIST, branch, raw_changelist > MAX_CHANGELIST
+            )
         if type(raw_changelist) is not int or not 0 <= raw_changelist <= 0xFFFFFFFF:
             raise InvalidVersionError(f"raw changelist must be a 32-bit unsigned integer, not {raw_changelist!r}")
         return cls(major, minor, patch, raw_changelist & MAX_CHANGELIST, branch, bool(raw_changelist & LICENSEE_BIT))
@@ -312,14 +324,20 @@ class EngineVersion:
     # -- Unreal's comparison rules ---------------------------------------------------------------------
 
     @staticmethod
-    def get_newest(first: EngineVersion, second: EngineVersion) -> tuple[VersionComparison, VersionComponent | None]:
+    def get_newest(
+        first: EngineVersion | str, second: EngineVersion | str
+    ) -> tuple[VersionComparison, VersionComponent | None]:
         """FEngineVersionBase::GetNewest: which version is newer, and the component that decided it.
 
         Major, then minor, then patch; changelists only when both are non-zero and from the same vendor.
-        Otherwise ``(VersionComparison.NEITHER, None)``.
+        Otherwise ``(VersionComparison.NEITHER, None)``. A string is parsed as ``parse`` does.
         """
-        a = first._release
-        b = second._release
+        try:
+            a = first._release  # type: ignore[union-attr]
+            b = second._release  # type: ignore[union-attr]
+        except AttributeError:  # a version string (or a wrong type): the fast path above costs nothing otherwise
+            first, second = _version(first), _version(second)
+            a, b = first._release, second._release
         # The highest differing bit tells which component decided: major from bit 32, minor from bit 16.
         differing = a ^ b
         if differing >> 32:
@@ -328,30 +346,31 @@ class EngineVersion:
             if differing >> 16:
                 return _FIRST_BY_MINOR if a > b else _SECOND_BY_MINOR
             return _FIRST_BY_PATCH if a > b else _SECOND_BY_PATCH
-        a, b = first._changelist, second._changelist
-        if a and b and a != b and first._key[5] == second._key[5]:
+        a, b = first._changelist, second._changelist  # type: ignore[union-attr]
+        if a and b and a != b and first._key[5] == second._key[5]:  # type: ignore[union-attr]
             return _FIRST_BY_CHANGELIST if a > b else _SECOND_BY_CHANGELIST
         return _NEITHER
 
-    def is_compatible_with(self, other: EngineVersion) -> bool:
-        """FEngineVersion::IsCompatibleWith: true unless ``other`` is newer.
+    def is_compatible_with(self, other: EngineVersion | str) -> bool:
+        """FEngineVersion::IsCompatibleWith: true unless ``other`` (a version or a version string) is newer.
 
         The Changelist-0 rule comes first: when either side has changelist 0 they are compatible, both ways.
         """
-        a, b = self._changelist, other._changelist
+        try:
+            b = other._changelist  # type: ignore[union-attr]
+        except AttributeError:
+            other = _version(other)
+            b = other._changelist
+        a = self._changelist
         if not a or not b:
             return True
         # GetNewest(self, other) != SECOND, written out: this runs millions of times in asset scans.
-        x, y = self._release, other._release
+        x, y = self._release, other._release  # type: ignore[union-attr]
         if x != y:
             return x > y
-        return a >= b or self._key[5] != other._key[5]
+        return a >= b or self._key[5] != other._key[5]  # type: ignore[union-attr]
 
-    def is_newer_than(self, other: EngineVersion) -> bool:
-        """True when GetNewest(self, other) is FIRST."""
-        return EngineVersion.get_newest(self, other)[0] is VersionComparison.FIRST
-
-    def exact_match(self, other: EngineVersion) -> bool:
+    def exact_match(self, other: EngineVersion | str) -> bool:
         """FEngineVersion::ExactMatch (UE5): every field equal, the branch compared as FString's ``==`` does.
 
         That is FCString::Stricmp: case-insensitive for the ASCII letters only (``"A"`` matches ``"a"``,
@@ -359,7 +378,7 @@ class EngineVersion:
         UE5) and UE5's ``Core/Private/GenericPlatform/GenericPlatformStricmp.cpp``, which lowers two characters
         through its ASCII table only when both are ASCII and otherwise compares them as they are.
         """
-        a, b = self._key, other._key
+        a, b = self._key, _version(other)._key
         return a[:4] == b[:4] and a[5] == b[5] and _ascii_lower(a[4]) == _ascii_lower(b[4])
 
     # The comparisons follow GetNewest, written out on the two integers it looks at (see get_newest).
@@ -404,21 +423,16 @@ class EngineVersion:
         """A total order for display: major, minor, patch, then Epic before licensee, changelist, branch."""
         return (self.major, self.minor, self.patch, self.licensee, self.changelist, self.branch)
 
-    # -- from a Build.version --------------------------------------------------------------------------
 
-    @classmethod
-    def current(cls, path: str | PathLike[str] | None = None) -> EngineVersion:
-        """FEngineVersion::Current() from a Build.version (found from the current folder when ``path`` is None)."""
-        from buildver.build_version import load_build_version
-
-        return load_build_version(path).record.engine_version
-
-    @classmethod
-    def compatible_with(cls, path: str | PathLike[str] | None = None) -> EngineVersion:
-        """FEngineVersion::CompatibleWith() from a Build.version: the oldest version this build can load."""
-        from buildver.build_version import load_build_version
-
-        return load_build_version(path).record.compatible_engine_version
+def _version(value: object) -> EngineVersion:
+    """``value`` as an EngineVersion: itself, or a version string parsed; anything else is a TypeError naming it."""
+    if type(value) is EngineVersion:
+        return value
+    if isinstance(value, str):
+        return EngineVersion.parse(value)
+    if isinstance(value, EngineVersion):
+        return value
+    raise TypeError(f"expected an EngineVersion or a version string, not {type(value).__name__}")
 
 
 def _ascii_lower(text: str) -> str:

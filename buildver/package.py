@@ -452,11 +452,7 @@ def _guid_text(a: int, b: int, c: int, d: int) -> str:
     return f"{a:08X}-{b >> 16:04X}-{b & 0xFFFF:04X}-{c >> 16:04X}-{c & 0xFFFF:04X}{d:08X}"
 
 
-def _engine_version(major: int, minor: int, patch: int, raw_changelist: int, branch: str) -> EngineVersion:
-    # Every value already lies in EngineVersion's ranges (uint16 and 31 bits), so skip its checks.
-    return EngineVersion._trusted(major, minor, patch, raw_changelist & 0x7FFFFFFF, branch, raw_changelist > 0x7FFFFFFF)
-
-
+_engine_version = EngineVersion.from_raw_changelist
 _EMPTY_ENGINE_VERSION = _engine_version(0, 0, 0, 0, "")
 
 

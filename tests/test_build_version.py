@@ -350,23 +350,3 @@ def test_a_key_inserted_into_a_one_line_file_stays_on_that_line() -> None:
     version_file = parse_build_version(data, FILE)
     saved = version_file.render(version_file.record.replace(changelist=7))
     assert saved == b'{"MajorVersion": 5, "MinorVersion": 1, "PatchVersion": 0, "Changelist": 7}\n'
-
-
-def test_the_configured_version_file_is_the_one_loaded_without_a_path(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from buildver.build_version import load_build_version, version_file_path
-    from buildver.config import load_config
-
-    (tmp_path / ".git").mkdir()
-    (tmp_path / "Build").mkdir()
-    (tmp_path / "Alt").mkdir()
-    (tmp_path / "Build" / "Build.version").write_bytes(VALID)
-    (tmp_path / "Alt" / "Build.version").write_bytes(VALID.replace(b'"PatchVersion": 4', b'"PatchVersion": 7'))
-    monkeypatch.chdir(tmp_path)
-    assert version_file_path() == tmp_path / "Build" / "Build.version"
-    (tmp_path / "buildver.toml").write_text('version-file = "Alt/Build.version"\n')
-    assert version_file_path() == (tmp_path / "Alt" / "Build.version").resolve()
-    assert load_build_version().record.patch_version == 7
-    assert version_file_path("Build/Build.version") == Path("Build/Build.version")
-    assert version_file_path(config=load_config(tmp_path / "Build")).name == "Build.version"

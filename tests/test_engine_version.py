@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pickle
 import re
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -385,17 +385,56 @@ def test_branch_path_turns_plus_into_slash() -> None:
     assert V("4.19.0-1+++UE4+Release-4.19").branch_path == "//UE4/Release-4.19"
 
 
-def test_current_and_compatible_with_read_a_build_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "Engine" / "Build").mkdir(parents=True)
-    version = tmp_path / "Engine" / "Build" / "Build.version"
-    version.write_text(
-        '{"MajorVersion": 4, "MinorVersion": 27, "PatchVersion": 2, "Changelist": 18319896,'
-        ' "CompatibleChangelist": 17155196, "IsLicenseeVersion": 0, "BranchName": "++UE4+Release-4.27"}'
-    )
-    assert EngineVersion.current(version) == V("4.27.2-18319896+++UE4+Release-4.27")
-    # CompatibleWith: the effective compatible changelist, and patch 0 for an Epic build.
-    assert EngineVersion.compatible_with(version) == V("4.27.0-17155196+++UE4+Release-4.27")
-    monkeypatch.chdir(tmp_path / "Engine")
-    assert EngineVersion.current() == V("4.27.2-18319896+++UE4+Release-4.27")
-    version.write_text(version.read_text().replace('"IsLicenseeVersion": 0', '"IsLicenseeVersion": 1'))
-    assert EngineVersion.compatible_with() == licensee("4.27.2-17155196+++UE4+Release-4.27")
+STRING_ARGUMENT_CASES = [
+    # (call, expected): every method that takes another version takes its text too, parsed as parse does.
+    (lambda: V("5.3.0").is_compatible_with("4.19.0"), True),
+    (lambda: V("5.3.0-10").is_compatible_with("5.3.0-11"), False),
+    (lambda: EngineVersion.get_newest("4.19.0-5", "4.19.0-7"), (VersionComparison.SECOND, VersionComponent.CHANGELIST)),
+    (lambda: EngineVersion.get_newest(V("5.0.0"), "4.27.2"), (VersionComparison.FIRST, VersionComponent.MAJOR)),
+    (lambda: V("5.0.3-1+++UE5+Main").exact_match("5.0.3-1+++ue5+main"), True),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), STRING_ARGUMENT_CASES)
+def test_methods_that_take_another_version_take_a_version_string(call: Callable[[], object], expected: object) -> None:
+    assert call() == expected
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: V("5.3.0").is_compatible_with(5.3),  # type: ignore[arg-type]
+        lambda: EngineVersion.get_newest(V("5.3.0"), None),  # type: ignore[arg-type]
+        lambda: V("5.3.0").exact_match(b"5.3.0"),  # type: ignore[arg-type]
+    ],
+)
+def test_another_type_is_a_type_error_that_names_it(call: Callable[[], object]) -> None:
+    with pytest.raises(TypeError, match=r"expected an EngineVersion or a version string, not (float|NoneType|bytes)"):
+        call()
+
+
+def test_a_bad_version_string_argument_is_the_parse_error() -> None:
+    with pytest.raises(InvalidVersionError, match=r"invalid engine version '4\.19'"):
+        V("5.3.0").is_compatible_with("4.19")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ((4, 27, 2, 0x80000005, "B"), EngineVersion(4, 27, 2, 5, "B", licensee=True)),
+        ((5, 3, 0, 27405482, ""), EngineVersion(5, 3, 0, 27405482)),
+        ((65535, 0, 0, 0xFFFFFFFF, ""), EngineVersion(65535, 0, 0, 0x7FFFFFFF, licensee=True)),
+    ],
+)
+def test_from_raw_changelist_reads_bit_31_as_the_licensee_flag(
+    arguments: tuple[int, int, int, int, str], expected: EngineVersion
+) -> None:
+    assert EngineVersion.from_raw_changelist(*arguments) == expected
+
+
+@pytest.mark.parametrize(
+    "arguments", [(65536, 0, 0, 0, ""), (-1, 0, 0, 0, ""), (4, 0, 0, 1 << 32, ""), (4, 0, 0, -1, ""), (4, 0, 0, 0, 5)]
+)
+def test_from_raw_changelist_refuses_values_outside_unreal_s_ranges(arguments: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidVersionError):
+        EngineVersion.from_raw_changelist(*arguments)  # type: ignore[arg-type]
