@@ -377,13 +377,6 @@ def _lfs_object_id(data: bytes) -> str | None:
     return None
 
 
-def _decode_ini(data: bytes) -> str:
-    # Unreal reads config files as UTF-8 or, with a byte-order mark, UTF-16.
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
-    return data.decode("utf-8-sig", errors="replace")
-
-
 # -- .modules manifests -----------------------------------------------------------------------------------------
 
 
@@ -544,11 +537,13 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
             findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
         elif engine_file is not None:
             findings += check_plugin(path, data, engine_file.record, settings)
+    from buildver.engine_ini import zero_engine_version_warning_of
+
     warn_empty_of_ini: dict[str | None, bool] = {None: True}
     for ini in ini_of_package.values():
         if ini not in warn_empty_of_ini:
             data = small.get(f":{ini}")
-            warn_empty_of_ini[ini] = True if data is None else _zero_engine_version_warning(data)
+            warn_empty_of_ini[ini] = True if data is None else zero_engine_version_warning_of(data)
     for path in packages:
         if path not in unstaged:
             warn_empty = warn_empty_of_ini[ini_of_package.get(path)]
@@ -567,12 +562,6 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     order = {check.key: index for index, check in enumerate(CHECKS)}
     findings.sort(key=lambda finding: (finding.path, order[finding.check]))
     return GuardReport(tuple(findings), len(checked))
-
-
-def _zero_engine_version_warning(data: bytes) -> bool:
-    from buildver.assets import parse_zero_engine_version_warning
-
-    return parse_zero_engine_version_warning(_decode_ini(data))
 
 
 def _check_package_file(
@@ -638,7 +627,7 @@ def _header_path(
 
 def _engine_ini_paths(root: Path, packages: list[str]) -> dict[str, str | None]:
     """Each package's project ``Config/DefaultEngine.ini`` (repository-relative), found in the working tree."""
-    from buildver.assets import find_engine_ini
+    from buildver.engine_ini import find_engine_ini
 
     by_folder: dict[str, str | None] = {}
     result: dict[str, str | None] = {}

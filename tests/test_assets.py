@@ -23,14 +23,12 @@ from buildver.assets import (
     ScanResult,
     ScanStatus,
     classify,
-    find_engine_ini,
     iter_packages,
-    parse_zero_engine_version_warning,
     scan,
     scan_file,
-    zero_engine_version_warning,
 )
 from buildver.cli_assets import assets_app
+from buildver.engine_ini import find_engine_ini, parse_zero_engine_version_warning, zero_engine_version_warning
 from buildver.errors import UsageError
 from buildver.package import parse_package_summary
 
