@@ -18,6 +18,7 @@ import struct
 from dataclasses import dataclass, replace
 
 from buildver._records import trusted_builder
+from buildver.custom_version import StoredCustomVersion
 from buildver.engine_version import EngineVersion
 from buildver.errors import PackageFormatError
 from buildver.object_versions import (
@@ -32,10 +33,10 @@ __all__ = [
     "HEADER_CHUNK",
     "PACKAGE_FILE_TAG",
     "PACKAGE_FILE_TAG_SWAPPED",
-    "CustomVersion",
     "CustomVersionFormat",
     "PackageFormatError",
     "PackageSummary",
+    "StoredCustomVersion",
     "parse_package_summary",
     "read_package_summary",
 ]
@@ -104,17 +105,6 @@ class CustomVersionFormat(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class CustomVersion:
-    """One entry of a package's custom-version container."""
-
-    guid: str
-    """The key as Unreal prints it with DigitsWithHyphens: ``XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX``."""
-    version: int
-    friendly_name: str | None = None
-    """Stored only by the Guids layout (LegacyFileVersion -3 to -5)."""
-
-
-@dataclass(frozen=True, slots=True)
 class PackageSummary:
     """The versions and flags of one package header, as far as they could be read.
 
@@ -127,7 +117,7 @@ class PackageSummary:
     file_version_ue4: int
     file_version_ue5: int
     file_version_licensee: int
-    custom_versions: tuple[CustomVersion, ...] = ()
+    custom_versions: tuple[StoredCustomVersion, ...] = ()
     package_name: str | None = None
     """``"None"`` in UE4 and 5.0 saves, the long package name (``/Game/...``) in 5.1+ saves."""
     package_flags: int | None = None
@@ -556,14 +546,16 @@ def _parse_summary(data: bytes, size: int, tail: bytes) -> PackageSummary:
     return _read_versioned(reader, legacy, ue4, ue5, licensee, swapped, tail)
 
 
-def _read_custom_versions(reader: _Reader, legacy: int) -> tuple[CustomVersion, ...]:
+def _read_custom_versions(reader: _Reader, legacy: int) -> tuple[StoredCustomVersion, ...]:
     """The custom-version container in the layout that LegacyFileVersion selects (reference section 4)."""
     if legacy > -2:
         return ()
     if legacy == -2:
         count = reader.count("custom versions", 8)
         return tuple(
-            CustomVersion(_guid_text(0, 0, 0, reader.u32("an enum custom version tag")), reader.i32("a custom version"))
+            StoredCustomVersion(
+                _guid_text(0, 0, 0, reader.u32("an enum custom version tag")), reader.i32("a custom version")
+            )
             for _ in range(count)
         )
     if legacy >= -5:
@@ -572,12 +564,12 @@ def _read_custom_versions(reader: _Reader, legacy: int) -> tuple[CustomVersion, 
         for _ in range(count):
             key = reader.guid("a custom version key")
             version = reader.i32("a custom version")
-            guids.append(CustomVersion(key, version, reader.fstring("a custom version friendly name")))
+            guids.append(StoredCustomVersion(key, version, reader.fstring("a custom version friendly name")))
         return tuple(guids)
     count = reader.count("custom versions", 20)
     entries = reader.raw(20 * count, "the custom versions")
     if reader.big_endian:
-        return tuple(CustomVersion(_guid_text(a, b, c, d), v) for a, b, c, d, v in _OPTIMIZED_BIG(entries))
+        return tuple(StoredCustomVersion(_guid_text(a, b, c, d), v) for a, b, c, d, v in _OPTIMIZED_BIG(entries))
     # The packages of a project repeat a few containers, made of a few dozen entries: share their values.
     found = _OPTIMIZED_CONTAINERS.get(entries)
     if found is None:
@@ -587,11 +579,11 @@ def _read_custom_versions(reader: _Reader, legacy: int) -> tuple[CustomVersion, 
     return found
 
 
-def _optimized_entry(entry: bytes) -> CustomVersion:
+def _optimized_entry(entry: bytes) -> StoredCustomVersion:
     value = _OPTIMIZED_ENTRIES.get(entry)
     if value is None:
         a, b, c, d, version = _OPTIMIZED_LITTLE_ONE(entry)
-        value = CustomVersion(_guid_text(a, b, c, d), version)
+        value = StoredCustomVersion(_guid_text(a, b, c, d), version)
         if len(_OPTIMIZED_ENTRIES) < _CACHE_LIMIT:
             _OPTIMIZED_ENTRIES[entry] = value
     return value
@@ -599,8 +591,8 @@ def _optimized_entry(entry: bytes) -> CustomVersion:
 
 _OPTIMIZED_BIG = struct.Struct(">4Ii").iter_unpack
 _OPTIMIZED_LITTLE_ONE = struct.Struct("<4Ii").unpack
-_OPTIMIZED_ENTRIES: dict[bytes, CustomVersion] = {}
-_OPTIMIZED_CONTAINERS: dict[bytes, tuple[CustomVersion, ...]] = {}
+_OPTIMIZED_ENTRIES: dict[bytes, StoredCustomVersion] = {}
+_OPTIMIZED_CONTAINERS: dict[bytes, tuple[StoredCustomVersion, ...]] = {}
 _CACHE_LIMIT = 4096
 """Entries kept by each cache: bounded, so that memory stays flat over any number of packages."""
 

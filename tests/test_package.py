@@ -16,6 +16,7 @@ from package_builder import CORE, ERAS, FILTER_EDITOR_ONLY, FOLIAGE, CustomVersi
 
 import buildver.package
 from buildver import EngineVersion
+from buildver.custom_version import StoredCustomVersion
 from buildver.errors import BuildverError
 from buildver.object_versions import (
     KNOWN_MAX_FILE_VERSION_UE4,
@@ -24,7 +25,6 @@ from buildver.object_versions import (
     object_versions_for,
 )
 from buildver.package import (
-    CustomVersion,
     CustomVersionFormat,
     PackageFormatError,
     PackageSummary,
@@ -166,7 +166,7 @@ class TestPrimitives:
         on_disk = bytes.fromhex("3CC15E37FB48E406F08400B57E712A26")  # FCoreObjectVersion, from the reference
         package = ERAS["-7"].with_(custom_versions=(CustomVersionEntry(CORE, 3),))
         assert on_disk in package.build()
-        assert parse(package).custom_versions == (CustomVersion(CORE, 3),)
+        assert parse(package).custom_versions == (StoredCustomVersion(CORE, 3),)
 
     @pytest.mark.parametrize("big_endian", [False, True])
     def test_utf16_strings(self, big_endian: bool) -> None:
@@ -240,7 +240,7 @@ class TestEras:
     def test_enum_custom_versions_become_guids_with_the_tag_in_the_last_digits(self) -> None:
         summary = parse(ERAS["-2"])
         assert summary.custom_version_format is CustomVersionFormat.ENUMS
-        assert summary.custom_versions == (CustomVersion("00000000-0000-0000-0000-0000F99D40C1", 1),)
+        assert summary.custom_versions == (StoredCustomVersion("00000000-0000-0000-0000-0000F99D40C1", 1),)
 
     @pytest.mark.parametrize("era", ["-3", "-4", "-5"])
     def test_guid_custom_versions_keep_their_friendly_name(self, era: str) -> None:

@@ -8,8 +8,9 @@ import pytest
 
 from buildver._records import trusted_builder
 from buildver.assets import ScanResult, ScanStatus
+from buildver.custom_version import StoredCustomVersion
 from buildver.engine_version import EngineVersion
-from buildver.package import CustomVersion, PackageSummary
+from buildver.package import PackageSummary
 
 ENGINE = EngineVersion.parse("5.5.4-40574608+++UE5+Release-5.5")
 
@@ -22,7 +23,7 @@ RECORDS = [
         522,
         1017,
         3,
-        (CustomVersion("00000000-0000-0000-0000-000000000001", 2),),
+        (StoredCustomVersion("00000000-0000-0000-0000-000000000001", 2),),
         package_name="/Game/A",
         package_flags=0x40000,
         total_header_size=900,

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from buildver.custom_version import StoredCustomVersion
 from buildver.errors import DataVersionError, DocumentError, NewerDataError, SchemaError
 from buildver.serialization.schema import Schema
 from buildver.serialization.versions import CustomVersionKey, _key, normalize_guid
@@ -34,15 +35,6 @@ HEADER_KEY = "$buildver"
 ROOT_KEY = "root"
 HEADER_FORMAT = 2
 _HEADER_MEMBERS = frozenset({"format", "engine", "licensee", "custom"})
-
-
-@dataclass(frozen=True, slots=True)
-class StoredCustomVersion:
-    """A custom version as a document stores it; the name is only known for header format 1."""
-
-    guid: str
-    version: int
-    friendly_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
