@@ -190,33 +190,30 @@ def _release(record: BuildVersion) -> str:
     return f"{record.major_version}.{record.minor_version}.{record.patch_version}"
 
 
+_RELEASE_KEYS = {"MAJOR": "MajorVersion", "MINOR": "MinorVersion", "PATCH": "PatchVersion"}
+
+
 def backwards_problem(old: BuildVersion, new: BuildVersion) -> str | None:
-    """Why ``new`` moves the version backwards from ``old``, or None.
+    """Why ``new`` moves the version backwards from ``old``, or None: when GetNewest says HEAD's is the newer.
 
     Major.minor.patch is compared as a whole (4.27.2 to 5.0.0 is forwards); the changelist only within the same
-    release and vendor, because a licensee's changelists come from another server than Epic's.
+    release and vendor (a licensee's changelists come from another server than Epic's), and a changelist of 0
+    (a Build.version reset after a stamped one was committed) is never ordered at all.
     """
-    old_release = (old.major_version, old.minor_version, old.patch_version)
-    new_release = (new.major_version, new.minor_version, new.patch_version)
-    if new_release < old_release:
-        component = ("MajorVersion", "MinorVersion", "PatchVersion")[
-            next(index for index in range(3) if new_release[index] != old_release[index])
-        ]
-        return f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({component} decreases)"
-    # As GetNewest: changelists are ordered only within one vendor, and a changelist of 0 ("none", as in a
-    # Build.version reset after a stamped one was committed) is never ordered at all.
-    if (
-        new_release == old_release
-        and new.is_licensee_version == old.is_licensee_version
-        and new.changelist
-        and old.changelist
-        and new.changelist < old.changelist
-    ):
+    from buildver.engine_version import EngineVersion, VersionComparison, VersionComponent
+
+    newest, component = EngineVersion.get_newest(old.engine_version, new.engine_version)
+    if newest is not VersionComparison.FIRST:
+        return None
+    if component is VersionComponent.CHANGELIST:
         return (
             f"Changelist goes backwards: {old.changelist} in HEAD, {new.changelist} staged "
             f"(the same {_release(new)} release and vendor)"
         )
-    return None
+    key = {VersionComponent.MAJOR: "MajorVersion", VersionComponent.MINOR: "MinorVersion"}.get(
+        component, "PatchVersion"
+    )
+    return f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({key} decreases)"
 
 
 def check_version(
