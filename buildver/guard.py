@@ -210,9 +210,7 @@ def backwards_problem(old: BuildVersion, new: BuildVersion) -> str | None:
             f"Changelist goes backwards: {old.changelist} in HEAD, {new.changelist} staged "
             f"(the same {_release(new)} release and vendor)"
         )
-    key = {VersionComponent.MAJOR: "MajorVersion", VersionComponent.MINOR: "MinorVersion"}.get(
-        component, "PatchVersion"
-    )
+    key = _RELEASE_KEYS[component.name] if component is not None else "PatchVersion"
     return f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({key} decreases)"
 
 
