@@ -302,17 +302,34 @@ _SUB_APPS = {
 }
 
 
+COMPLETION_VARIABLE = "_BUILDVER_COMPLETE"
+"""Set by the completion script that ``--show-completion`` prints, when the shell asks for completions."""
+
+
 def build_app(arguments: list[str]) -> typer.Typer:
     """The typer app with the command that ``arguments`` ask for, or with every command for help or a typo.
 
     typer builds the options of every registered command at each start (about 1 ms each, 15 ms in all on the
-    benchmark machine), so a run registers only the command it runs.
+    benchmark machine), so a run registers only the command it runs. The completion options come with the whole
+    app: only when no known command is asked for (``buildver --show-completion``, the main help) or while the
+    shell asks for completions, so that a command run pays nothing for them.
     """
-    app = new_app("Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.", "buildver")
-    # A callback keeps the app a group even with a single command registered.
-    app.callback()(_group)
+    import os
+
     wanted = next((argument for argument in arguments if not argument.startswith("-")), None)
-    names = [wanted] if wanted in _COMMANDS or wanted in _SUB_APPS else [*_COMMANDS, *_SUB_APPS]
+    known = wanted in _COMMANDS or wanted in _SUB_APPS
+    completing = COMPLETION_VARIABLE in os.environ
+    app = new_app(
+        "Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.",
+        "buildver",
+        completion=completing or not known,
+    )
+    # A callback keeps the app a group even with a single command registered; it holds --version.
+    app.callback()(_group)
+    if arguments == ["--version"] and not completing:
+        names: list[str] = []
+    else:
+        names = [wanted] if wanted is not None and known and not completing else [*_COMMANDS, *_SUB_APPS]
     for name in names:
         if name in _COMMANDS:
             app.command(name)(_COMMANDS[name])
@@ -324,7 +341,25 @@ def build_app(arguments: list[str]) -> typer.Typer:
     return app
 
 
-def _group() -> None:
+def _print_version(value: bool) -> None:
+    """``--version``: the installed package's version, from its metadata (not a copy kept in the code)."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        print(f"buildver {version('buildver')}")
+    except PackageNotFoundError:
+        raise BuildverError("the buildver package is not installed: install it with pip") from None
+    raise typer.Exit()
+
+
+def _group(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print buildver's version and exit."),
+    ] = False,
+) -> None:
     """Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules."""
 
 
@@ -353,6 +388,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("buildver: error: interrupted", file=sys.stderr)
         return 130
+    except SystemExit as exc:
+        # typer's completion options and the shell's completion requests end with sys.exit.
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     except OSError as exc:
         # Only the output can fail this way (a full disk, a closed pipe): every file is written through
         # buildver.changes, which reports its own errors. Later writes to stdout go nowhere instead of failing again.

@@ -17,12 +17,20 @@ from buildver.engine_version import EngineVersion
 __all__ = ["FileOption", "JsonFlag", "new_app", "parse_version", "print_json"]
 
 
-def new_app(help_text: str, name: str | None = None) -> typer.Typer:
-    """A typer app with buildver's settings: no completion commands, plain help, errors shown by cli.main."""
+HELP_OPTIONS = ["-h", "--help"]
+
+
+def new_app(help_text: str, name: str | None = None, *, completion: bool = False) -> typer.Typer:
+    """A typer app with buildver's settings: ``-h``, plain help, errors shown by cli.main.
+
+    ``completion`` adds typer's ``--install-completion`` and ``--show-completion``: only the main app does, and
+    only when they can be used (see ``cli.build_app``).
+    """
     return typer.Typer(
         name=name,
         help=help_text,
-        add_completion=False,
+        add_completion=completion,
+        context_settings={"help_option_names": HELP_OPTIONS},
         # cli.main shows the help for a bare "buildver" or "buildver data": typer's own way raises it as an error.
         no_args_is_help=False,
         pretty_exceptions_enable=False,
