@@ -14,7 +14,16 @@ from typing import Annotated
 
 import typer
 
-from buildver.cli_common import FileOption, JsonFlag, new_app, parse_version, print_json
+from buildver.cli_common import (
+    FileOption,
+    JsonFlag,
+    colour_diff,
+    new_app,
+    palette,
+    parse_version,
+    print_error,
+    print_json,
+)
 from buildver.engine_version import EngineVersion, VersionComparison
 from buildver.errors import BuildverError
 
@@ -217,7 +226,8 @@ def update_local(
         return
     if dry_run:
         print(f"rules: {chosen.rules.describe()} ({chosen.reason})")
-        sys.stdout.write("".join(change.diff() for change in plan.changes) or "nothing to change\n")
+        diff = "".join(change.diff() for change in plan.changes)
+        sys.stdout.write(colour_diff(diff, palette(sys.stdout)) if diff else "nothing to change\n")
     else:
         for name, old, new in plan.changed_fields:
             source = plan.sources.get(name)
@@ -257,7 +267,7 @@ def header_command(
         change = plan_header(header_path, record, record.build_version or None)
         if check:
             if change.changed:
-                sys.stdout.write(change.diff())
+                sys.stdout.write(colour_diff(change.diff(), palette(sys.stdout)))
                 print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
                 raise typer.Exit(1)
             print(f"{change.path}: up to date")
@@ -375,18 +385,18 @@ def main(argv: list[str] | None = None) -> int:
             arguments = [*arguments, "--help"]
         result = build_app(arguments)(args=arguments, prog_name="buildver", standalone_mode=False)
     except BuildverError as exc:
-        print(f"buildver: error: {exc}", file=sys.stderr)
+        print_error(str(exc))
         return exc.exit_code
     except typer.Abort:
-        print("buildver: error: aborted", file=sys.stderr)
+        print_error("aborted")
         return 1
     except typer.TyperException as exc:
         # typer's vendored click raises UsageError/BadParameter (exit 2) and ClickException (exit 1).
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        print(f"buildver: error: {message}", file=sys.stderr)
+        print_error(message)
         return int(getattr(exc, "exit_code", 2))
     except KeyboardInterrupt:
-        print("buildver: error: interrupted", file=sys.stderr)
+        print_error("interrupted")
         return 130
     except SystemExit as exc:
         # typer's completion options and the shell's completion requests end with sys.exit.
@@ -396,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
         # buildver.changes, which reports its own errors. Later writes to stdout go nowhere instead of failing again.
         _silence_stdout()
         if not isinstance(exc, BrokenPipeError):
-            print(f"buildver: error: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
+            print_error(f"cannot write the output ({exc.strerror or exc})")
         return 1
     return result if isinstance(result, int) else 0
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from buildver.cli_common import FileOption, new_app, parse_version
+from buildver.cli_common import FileOption, Palette, new_app, palette, parse_version
 from buildver.engine_version import EngineVersion
 from buildver.errors import UsageError
 
@@ -62,7 +62,7 @@ def scan_command(
         against = load_build_version(file).record.engine_version
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr, count_packages(paths)) if interactive else None
-    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against)
+    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against, palette(sys.stdout))
     counts = _print_results(scan(paths, against, jobs=jobs), output, progress)
     if any(status.is_failure for status in counts):
         raise typer.Exit(1)
@@ -137,8 +137,9 @@ class _TableOutput:
 
     COLUMNS = "{:<21} {:<4} {:<4} {:<5} {:<4} {:<42} {}"
 
-    def __init__(self, stream: TextIO, engine: EngineVersion) -> None:
+    def __init__(self, stream: TextIO, engine: EngineVersion, paint: Palette | None = None) -> None:
         self.stream = stream
+        self.paint = paint or Palette(False)
         header = self.COLUMNS.format("STATUS", "L", "UE4", "UE5", "LIC", "SAVED BY", "PATH")
         self.pending = [f"against {engine}\n{header}\n"]
 
@@ -146,8 +147,12 @@ class _TableOutput:
         def text(value: object) -> str:
             return "-" if value is None else str(value)
 
+        status: str = result.status
+        if self.paint.enabled:  # padded here: the codes take no room on the screen
+            style = "red" if result.status.is_failure else "green" if result.status == "ok" else "yellow"
+            status = self.paint(style, status) + " " * (21 - len(status))
         row = self.COLUMNS.format(
-            result.status,
+            status,
             text(result.legacy_file_version),
             text(result.file_version_ue4),
             text(result.file_version_ue5),
