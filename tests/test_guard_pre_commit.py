@@ -81,7 +81,11 @@ def project(git_repository: GitRepository) -> Path:
 @pytest.mark.parametrize(
     ("changelist", "verdict", "message"),
     [
-        (999, "Failed", "Build/Build.version: error: Changelist goes backwards: 1000 in HEAD, 999 staged"),
+        (
+            999,
+            "Failed",
+            "Build/Build.version: error[version-backwards]: Changelist goes backwards: 1000 in HEAD, 999 staged",
+        ),
         (1001, "Passed", ""),
     ],
 )
@@ -113,6 +117,7 @@ def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
     result = try_repo(root, hook_repository)
     assert result.returncode == 1, result.stdout + result.stderr
     assert (
-        "Content/FromUE55.uasset: error: saved by a newer engine than 5.2.1-1000+++Game+Main: saved as compatible "
+        "Content/FromUE55.uasset: error[package-newer]: "
+        "saved by a newer engine than 5.2.1-1000+++Game+Main: saved as compatible "
         "with 5.5.0-37670630+++UE5+Release-5.5" in result.stdout
     )
