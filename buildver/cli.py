@@ -7,6 +7,7 @@ No ``from __future__ import annotations`` here: typer would then evaluate every 
 text at each start (about 5 ms for update-local); real annotation objects are read directly.
 """
 
+import enum
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,14 +34,64 @@ VersionArgument = Annotated[
 ]
 
 
-def show(file: FileOption = None, json_output: JsonFlag = False) -> None:
+class OutputFormat(enum.Enum):
+    """How ``show`` prints: a summary for people, one JSON document, or NAME=value lines."""
+
+    TEXT = "text"
+    JSON = "json"
+    ENV = "env"
+
+
+def _complete_field(incomplete: str) -> list[str]:
+    from buildver.report import FIELD_NAMES
+
+    return [name for name in FIELD_NAMES if name.lower().startswith(incomplete.lower())]
+
+
+def show(
+    file: FileOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON document (as --format json).")] = False,
+    output_format: Annotated[
+        OutputFormat | None,
+        typer.Option(
+            "--format",
+            help="text: a summary; json: one document; env: NAME=value lines for eval or $GITHUB_ENV.",
+            show_default=False,
+        ),
+    ] = None,
+    fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="NAME",
+            help="Only this field (a JSON key, any case; repeatable): in text, its bare value on a line.",
+            autocompletion=_complete_field,
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
     """Show the Build.version: its fields and the engine versions Unreal derives from them."""
     from buildver.build_version import load_build_version
-    from buildver.report import describe_version_file, version_file_fields
+    from buildver.report import FIELD_NAMES, bare_values, describe_version_file, environment_lines, field_value
+    from buildver.report import show_fields as all_fields
 
+    if json_output and output_format not in (None, OutputFormat.JSON):
+        raise typer.BadParameter(f"--json and --format {output_format.value} disagree", param_hint="'--format'")
+    chosen = OutputFormat.JSON if json_output else output_format or OutputFormat.TEXT
+    by_folded_name = {name.lower(): name for name in FIELD_NAMES}
+    names = []
+    for name in fields or []:
+        if name.lower() not in by_folded_name:
+            raise typer.BadParameter(f"no field {name!r} (known: {', '.join(FIELD_NAMES)})", param_hint="'--field'")
+        names.append(by_folded_name[name.lower()])
     version_file = load_build_version(file)
-    if json_output:
-        print_json(version_file_fields(version_file))
+    shown = {name: field_value(version_file, name) for name in names} if names else all_fields(version_file)
+    if chosen is OutputFormat.JSON:
+        print_json(shown)
+    elif chosen is OutputFormat.ENV:
+        sys.stdout.write(environment_lines(version_file, shown))
+    elif names:
+        sys.stdout.write(bare_values(version_file, names))
     else:
         sys.stdout.write(describe_version_file(version_file))
 

@@ -21,7 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def test_show_json_holds_every_present_field_and_both_engine_versions(capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_json_holds_every_present_field_and_the_derived_ones(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "show", "--json", "--file", str(UE425))
     assert (code, err) == (0, "")
     assert json.loads(out) == {
@@ -35,15 +35,17 @@ def test_show_json_holds_every_present_field_and_both_engine_versions(capsys: py
         "BranchName": "++UE4+Release-4.25",
         "EngineVersion": "4.25.4-0+++UE4+Release-4.25",
         "CompatibleEngineVersion": "4.25.0-0+++UE4+Release-4.25",
+        "EffectiveBuildVersion": "++UE4+Release-4.25-CL-0",
+        "IsFormalBuild": 0,
     }
 
 
 def test_show_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "show", "-f", str(UE425))
     assert (code, err) == (0, "")
-    assert "CompatibleChangelist  13144385" in out
-    assert "EngineVersion         4.25.4-0+++UE4+Release-4.25" in out
-    assert "BUILD_VERSION         '++UE4+Release-4.25-CL-0'" in out
+    assert "  CompatibleChangelist     13144385\n" in out
+    assert "  EngineVersion            4.25.4-0+++UE4+Release-4.25\n" in out
+    assert "  EffectiveBuildVersion    ++UE4+Release-4.25-CL-0\n" in out
 
 
 def test_show_finds_the_file_from_the_current_folder(

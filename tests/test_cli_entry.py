@@ -78,7 +78,9 @@ class TestCompletion:
             ("buildver update-l", "update-local"),
             ("buildver comp", "compare compatible"),
             ("buildver assets scan --j", "--jobs --json"),
-            ("buildver show --j", "--json"),
+            ("buildver show --f", "--field --file --format"),
+            ("buildver show --field Compat", "CompatibleChangelist CompatibleEngineVersion"),
+            ("buildver show --format ''", "env json text"),
         ],
     )
     def test_bash_completes_commands_and_options_with_the_shown_script(self, words: str, expected: str) -> None:
