@@ -28,9 +28,17 @@ from buildver.cli_common import (
 from buildver.engine_version import EngineVersion, VersionComparison
 from buildver.errors import BuildverError
 
-VersionArgument = Annotated[
+FirstVersion = Annotated[
     EngineVersion,
-    typer.Argument(parser=parse_version, metavar="VERSION", help="MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"),
+    typer.Argument(
+        parser=parse_version, metavar="FIRST", help="The first version: MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
+    ),
+]
+SecondVersion = Annotated[
+    EngineVersion,
+    typer.Argument(
+        parser=parse_version, metavar="SECOND", help="The second version: MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
+    ),
 ]
 
 
@@ -96,24 +104,37 @@ def show(
         sys.stdout.write(describe_version_file(version_file))
 
 
-def compare(first: VersionArgument, second: VersionArgument) -> None:
-    """Tell which of two engine versions is newer, and by which component (Unreal's GetNewest)."""
-    newest, component = EngineVersion.get_newest(first, second)
-    if newest is VersionComparison.NEITHER:
-        print(f"neither: {first} and {second} are not ordered by Unreal's rules")
-        return
-    newer, older = (first, second) if newest is VersionComparison.FIRST else (second, first)
-    assert component is not None
-    print(f"{newest.name.lower()}: {newer} is newer than {older} by {component.name.lower()}")
+COMPARE_EXIT_CODES = {VersionComparison.NEITHER: 0, VersionComparison.FIRST: 11, VersionComparison.SECOND: 12}
+"""``compare``'s exit code: 0 when neither is newer, 11 when the first is, 12 when the second is (as rpmdev-vercmp);
+1 and 2 stay what they are for every command (a failure, bad usage)."""
 
 
-def compatible(first: VersionArgument, second: VersionArgument) -> None:
-    """Exit 0 when the first version can load data saved by the second (IsCompatibleWith), 1 when not."""
-    if first.is_compatible_with(second):
-        print(f"compatible: {first} can load data saved by {second}")
-        return
-    print(f"not compatible: {first} cannot load data saved by {second}", file=sys.stderr)
-    raise typer.Exit(1)
+def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
+    """Tell which of two engine versions is newer, by which component and rule (Unreal's GetNewest).
+
+    Exit 0 when neither is newer, 11 when the first is, 12 when the second is.
+    """
+    from buildver.report import compare_versions
+
+    comparison = compare_versions(first, second)
+    if json_output:
+        print_json(comparison.to_json())
+    else:
+        print(comparison.sentence())
+    raise typer.Exit(COMPARE_EXIT_CODES[comparison.newer])
+
+
+def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
+    """Exit 0 when the first version can load data saved by the second (IsCompatibleWith), 1 when not; say why."""
+    from buildver.report import check_compatibility
+
+    compatibility = check_compatibility(first, second)
+    if json_output:
+        print_json(compatibility.to_json())
+    else:
+        print(compatibility.sentence(), file=sys.stdout if compatibility.compatible else sys.stderr)
+    if not compatibility.compatible:
+        raise typer.Exit(1)
 
 
 def _changelist(text: str | int) -> int:

@@ -60,12 +60,25 @@ def scan_command(
         from buildver.build_version import load_build_version
 
         against = load_build_version(file).record.engine_version
+    paths = _distinct(paths)
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr, count_packages(paths)) if interactive else None
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against, palette(sys.stdout))
     counts = _print_results(scan(paths, against, jobs=jobs), output, progress)
     if any(status.is_failure for status in counts):
         raise typer.Exit(1)
+
+
+def _distinct(paths: list[Path]) -> list[Path]:
+    """The paths as given, less repeats (``DIR DIR``, ``DIR ./DIR``) and paths inside another given folder, so
+    that each file is scanned and listed once."""
+    resolved = {path: path.resolve() for path in paths}
+    folders = {real for real in resolved.values() if real.is_dir()}
+    kept: dict[Path, Path] = {}
+    for path, real in resolved.items():
+        if real not in kept.values() and not any(parent in folders for parent in real.parents):
+            kept[path] = real
+    return list(kept)
 
 
 def _print_results(

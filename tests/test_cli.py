@@ -89,17 +89,23 @@ def test_show_without_a_version_file_says_how_to_give_one(
 
 
 COMPARE_CASES = [
-    ("4.19.0-5", "4.19.0-7", "second: 4.19.0-7 is newer than 4.19.0-5 by changelist\n"),
-    ("5.0.0", "4.27.2", "first: 5.0.0-0 is newer than 4.27.2-0 by major\n"),
-    ("4.19.0-0", "4.19.0-7", "neither: 4.19.0-0 and 4.19.0-7 are not ordered by Unreal's rules\n"),
+    ("4.19.0-5", "4.19.0-7", 12, "second: 4.19.0-7 is newer than 4.19.0-5 by changelist (newer-changelist)\n"),
+    ("5.0.0", "4.27.2", 11, "first: 5.0.0-0 is newer than 4.27.2-0 by major (newer-release)\n"),
+    (
+        "4.19.0-0",
+        "4.19.0-7",
+        0,
+        "neither: 4.19.0-0 and 4.19.0-7 are not ordered by Unreal's rules (changelist-0: 4.19.0-0 has no "
+        "changelist, and a changelist of 0 is never compared)\n",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("first", "second", "expected"), COMPARE_CASES)
+@pytest.mark.parametrize(("first", "second", "code", "expected"), COMPARE_CASES)
 def test_compare_names_the_newest_and_the_deciding_component(
-    capsys: pytest.CaptureFixture[str], first: str, second: str, expected: str
+    capsys: pytest.CaptureFixture[str], first: str, second: str, code: int, expected: str
 ) -> None:
-    assert run(capsys, "compare", first, second) == (0, expected, "")
+    assert run(capsys, "compare", first, second) == (code, expected, "")
 
 
 @pytest.mark.parametrize(
