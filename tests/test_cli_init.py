@@ -20,16 +20,14 @@ def buildver(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([BUILDVER, *argv], cwd=root, capture_output=True, text=True, check=False)
 
 
-def files(root: Path) -> dict[str, bytes]:
-    return {
-        path.relative_to(root).as_posix(): path.read_bytes()
-        for path in root.rglob("*")
-        if path.is_file() and ".git" not in path.relative_to(root).parts
-    } | {
-        path.relative_to(root).as_posix() + "/": b""
-        for path in root.rglob("*")
-        if path.is_dir() and ".git" not in path.parts
-    }
+def files(root: Path) -> dict[str, bytes | None]:
+    """Every file (its bytes) and folder (None) under ``root``, outside ``.git``."""
+    found: dict[str, bytes | None] = {}
+    for path in root.rglob("*"):
+        relative = path.relative_to(root)
+        if relative.parts[0] != ".git":
+            found[relative.as_posix()] = path.read_bytes() if path.is_file() else None
+    return found
 
 
 def test_init_creates_build_version_in_unreals_layout_and_the_configuration(git_repository: GitRepository) -> None:
