@@ -7,6 +7,8 @@ No ``from __future__ import annotations`` here: typer would then evaluate every 
 text at each start (about 5 ms for update-local); real annotation objects are read directly.
 """
 
+import contextlib
+import enum
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -14,46 +16,127 @@ from typing import Annotated
 
 import typer
 
-from buildver.cli_common import FileOption, JsonFlag, new_app, parse_version, print_json
+from buildver.cli_common import (
+    FileOption,
+    JsonFlag,
+    colour_diff,
+    new_app,
+    palette,
+    parse_version,
+    print_error,
+    print_json,
+)
 from buildver.engine_version import EngineVersion, VersionComparison
-from buildver.errors import BuildverError
+from buildver.errors import BuildverError, UsageError, VersionFileError, WriteError
 
-VersionArgument = Annotated[
+FirstVersion = Annotated[
     EngineVersion,
-    typer.Argument(parser=parse_version, metavar="VERSION", help="MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"),
+    typer.Argument(
+        parser=parse_version, metavar="FIRST", help="The first version: MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
+    ),
+]
+SecondVersion = Annotated[
+    EngineVersion,
+    typer.Argument(
+        parser=parse_version, metavar="SECOND", help="The second version: MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
+    ),
 ]
 
 
-def show(file: FileOption = None, json_output: JsonFlag = False) -> None:
-    """Show the Build.version: its fields and the engine versions Unreal derives from them."""
-    from buildver.current import load_version_file
-    from buildver.report import describe_version_file, version_file_fields
+class OutputFormat(enum.Enum):
+    """How ``show`` prints: a summary for people, one JSON document, or NAME=value lines."""
 
-    version_file = load_version_file(file)
-    if json_output:
-        print_json(version_file_fields(version_file))
+    TEXT = "text"
+    JSON = "json"
+    ENV = "env"
+
+
+def _complete_field(incomplete: str) -> list[str]:
+    from buildver.report import FIELD_NAMES
+
+    return [name for name in FIELD_NAMES if name.lower().startswith(incomplete.lower())]
+
+
+def show(
+    file: FileOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON document (as --format json).")] = False,
+    output_format: Annotated[
+        OutputFormat | None,
+        typer.Option(
+            "--format",
+            help="text: a summary; json: one document; env: NAME=value lines for eval or $GITHUB_ENV.",
+            show_default=False,
+        ),
+    ] = None,
+    fields: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="NAME",
+            help="Only this field (a JSON key, any case; repeatable): in text, its bare value on a line.",
+            autocompletion=_complete_field,
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Show the Build.version: its fields and the engine versions Unreal derives from them."""
+    from buildver.config import load_config
+    from buildver.current import load_version_file
+    from buildver.report import FIELD_NAMES, bare_values, describe_version_file, environment_lines, field_value
+    from buildver.report import show_fields as all_fields
+
+    if json_output and output_format not in (None, OutputFormat.JSON):
+        raise typer.BadParameter(f"--json and --format {output_format.value} disagree", param_hint="'--format'")
+    chosen = OutputFormat.JSON if json_output else output_format or OutputFormat.TEXT
+    by_folded_name = {name.lower(): name for name in FIELD_NAMES}
+    names = []
+    for name in fields or []:
+        if name.lower() not in by_folded_name:
+            raise typer.BadParameter(f"no field {name!r} (known: {', '.join(FIELD_NAMES)})", param_hint="'--field'")
+        names.append(by_folded_name[name.lower()])
+    version_file = load_version_file(file, config=load_config())
+    shown = {name: field_value(version_file, name) for name in names} if names else all_fields(version_file)
+    if chosen is OutputFormat.JSON:
+        print_json(shown)
+    elif chosen is OutputFormat.ENV:
+        sys.stdout.write(environment_lines(version_file, shown))
+    elif names:
+        sys.stdout.write(bare_values(version_file, names))
     else:
         sys.stdout.write(describe_version_file(version_file))
 
 
-def compare(first: VersionArgument, second: VersionArgument) -> None:
-    """Tell which of two engine versions is newer, and by which component (Unreal's GetNewest)."""
-    newest, component = EngineVersion.get_newest(first, second)
-    if newest is VersionComparison.NEITHER:
-        print(f"neither: {first} and {second} are not ordered by Unreal's rules")
-        return
-    newer, older = (first, second) if newest is VersionComparison.FIRST else (second, first)
-    assert component is not None
-    print(f"{newest.name.lower()}: {newer} is newer than {older} by {component.name.lower()}")
+COMPARE_EXIT_CODES = {VersionComparison.NEITHER: 0, VersionComparison.FIRST: 11, VersionComparison.SECOND: 12}
+"""``compare``'s exit code: 0 when neither is newer, 11 when the first is, 12 when the second is (as rpmdev-vercmp);
+1 and 2 stay what they are for every command (a failure, bad usage)."""
 
 
-def compatible(first: VersionArgument, second: VersionArgument) -> None:
-    """Exit 0 when the first version can load data saved by the second (IsCompatibleWith), 1 when not."""
-    if first.is_compatible_with(second):
-        print(f"compatible: {first} can load data saved by {second}")
-        return
-    print(f"not compatible: {first} cannot load data saved by {second}", file=sys.stderr)
-    raise typer.Exit(1)
+def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
+    """Tell which of two engine versions is newer, by which component and rule (Unreal's GetNewest).
+
+    Exit 0 when neither is newer, 11 when the first is, 12 when the second is.
+    """
+    from buildver.report import compare_versions
+
+    comparison = compare_versions(first, second)
+    if json_output:
+        print_json(comparison.to_json())
+    else:
+        print(comparison.sentence())
+    raise typer.Exit(COMPARE_EXIT_CODES[comparison.newer])
+
+
+def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
+    """Exit 0 when the first version can load data saved by the second (IsCompatibleWith), 1 when not; say why."""
+    from buildver.report import check_compatibility
+
+    compatibility = check_compatibility(first, second)
+    if json_output:
+        print_json(compatibility.to_json())
+    else:
+        print(compatibility.sentence(), file=sys.stdout if compatibility.compatible else sys.stderr)
+    if not compatibility.compatible:
+        raise typer.Exit(1)
 
 
 def _changelist(text: str | int) -> int:
@@ -218,7 +301,8 @@ def update_local(
         return
     if dry_run:
         print(f"rules: {chosen.rules.describe()} ({chosen.reason})")
-        sys.stdout.write("".join(change.diff() for change in plan.changes) or "nothing to change\n")
+        diff = "".join(change.diff() for change in plan.changes)
+        sys.stdout.write(colour_diff(diff, palette(sys.stdout)) if diff else "nothing to change\n")
     else:
         for name, old, new in plan.changed_fields:
             source = plan.sources.get(name)
@@ -259,7 +343,7 @@ def header_command(
         change = plan_header(header_path, record, record.build_version or None)
         if check:
             if change.changed:
-                sys.stdout.write(change.diff())
+                sys.stdout.write(colour_diff(change.diff(), palette(sys.stdout)))
                 print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
                 raise typer.Exit(1)
             print(f"{change.path}: up to date")
@@ -269,16 +353,88 @@ def header_command(
     print(f"wrote {change.path}" if written else f"{change.path}: up to date")
 
 
+def _release(text: str) -> EngineVersion:
+    """``init --version``: MAJOR.MINOR.PATCH only (update-local stamps the changelist and branch)."""
+    version = parse_version(text)
+    if not text.isascii() or text.count(".") != 2 or not all(part.isdigit() for part in text.split(".")):
+        raise typer.BadParameter(f"{text!r} is not MAJOR.MINOR.PATCH (update-local stamps the changelist and branch)")
+    return version
+
+
 def init(
     file: FileOption = None,
+    version: Annotated[
+        EngineVersion | None,
+        typer.Option(
+            "--version",
+            parser=_release,
+            metavar="MAJOR.MINOR.PATCH",
+            help="When the project has no Build.version: create Build/Build.version (or --file) at this release, "
+            "in Unreal's writer layout.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Write a commented [tool.buildver] section into pyproject.toml (or a buildver.toml when there is none)."""
+    """Write a commented [tool.buildver] section into pyproject.toml (or a buildver.toml when there is none).
+
+    In a project without a Build.version, --version M.m.p creates Build/Build.version first (both files are
+    written together, or neither).
+    """
     from buildver.config import init_config, load_config
     from buildver.current import version_file_path
 
-    version_path = version_file_path(file, config=load_config())
-    path = init_config(Path.cwd(), version_path)
-    print(f"wrote the [tool.buildver] section to {path}")
+    config = load_config()
+    existing = file if file is not None and file.exists() else None
+    if file is None:
+        try:
+            existing = version_file_path(config=config)
+        except BuildverError:
+            existing = None
+    if existing is not None:
+        if version is not None:
+            raise UsageError(
+                f"{existing}: already exists; --version only creates a missing Build.version "
+                "(buildver update-local stamps an existing one)"
+            )
+        path = init_config(Path.cwd(), existing)
+        print(f"wrote the [tool.buildver] section to {path}")
+        return
+    if version is None:
+        where = file if file is not None else "Build/Build.version"
+        raise VersionFileError(
+            f"{where}: no Build.version here (nor above, up to the repository root); "
+            "create one with: buildver init --version MAJOR.MINOR.PATCH"
+        )
+    created, config_path = _create_version_file(file or Path("Build", "Build.version"), version)
+    print(f"created {created} for {version.major}.{version.minor}.{version.patch} in Unreal's writer layout")
+    print(f"wrote the [tool.buildver] section to {config_path}")
+
+
+def _create_version_file(target: Path, version: EngineVersion) -> tuple[Path, Path]:
+    """Write a new Build.version at ``target`` and the configuration naming it, both or neither."""
+    from buildver.build_version import BuildVersion, render_new_file
+    from buildver.changes import FileChange, apply_changes
+    from buildver.config import plan_init_config
+
+    record = BuildVersion(version.major, version.minor, version.patch)
+    version_change = FileChange(target, None, render_new_file(record).encode("utf-8"))
+    config_change = plan_init_config(Path.cwd(), target)  # refuses before anything is written
+    created_folders = [folder for folder in reversed(target.parent.absolute().parents) if not folder.exists()]
+    if not target.parent.exists():
+        created_folders.append(target.parent.absolute())
+    try:
+        for folder in created_folders:
+            try:
+                folder.mkdir()
+            except OSError as exc:
+                raise WriteError(f"{folder}: cannot create the folder ({exc.strerror}); nothing was written") from exc
+        apply_changes([version_change, config_change])
+    except BaseException:
+        for folder in reversed(created_folders):  # a failed command leaves no trace
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+    return target, config_change.path
 
 
 def guard_command(files: Annotated[list[Path] | None, typer.Argument(show_default=False)] = None) -> None:
@@ -304,17 +460,34 @@ _SUB_APPS = {
 }
 
 
+COMPLETION_VARIABLE = "_BUILDVER_COMPLETE"
+"""Set by the completion script that ``--show-completion`` prints, when the shell asks for completions."""
+
+
 def build_app(arguments: list[str]) -> typer.Typer:
     """The typer app with the command that ``arguments`` ask for, or with every command for help or a typo.
 
     typer builds the options of every registered command at each start (about 1 ms each, 15 ms in all on the
-    benchmark machine), so a run registers only the command it runs.
+    benchmark machine), so a run registers only the command it runs. The completion options come with the whole
+    app: only when no known command is asked for (``buildver --show-completion``, the main help) or while the
+    shell asks for completions, so that a command run pays nothing for them.
     """
-    app = new_app("Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.", "buildver")
-    # A callback keeps the app a group even with a single command registered.
-    app.callback()(_group)
+    import os
+
     wanted = next((argument for argument in arguments if not argument.startswith("-")), None)
-    names = [wanted] if wanted in _COMMANDS or wanted in _SUB_APPS else [*_COMMANDS, *_SUB_APPS]
+    known = wanted in _COMMANDS or wanted in _SUB_APPS
+    completing = COMPLETION_VARIABLE in os.environ
+    app = new_app(
+        "Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.",
+        "buildver",
+        completion=completing or not known,
+    )
+    # A callback keeps the app a group even with a single command registered; it holds --version.
+    app.callback()(_group)
+    if arguments == ["--version"] and not completing:
+        names: list[str] = []
+    else:
+        names = [wanted] if wanted is not None and known and not completing else [*_COMMANDS, *_SUB_APPS]
     for name in names:
         if name in _COMMANDS:
             app.command(name)(_COMMANDS[name])
@@ -326,7 +499,25 @@ def build_app(arguments: list[str]) -> typer.Typer:
     return app
 
 
-def _group() -> None:
+def _print_version(value: bool) -> None:
+    """``--version``: the installed package's version, from its metadata (not a copy kept in the code)."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        print(f"buildver {version('buildver')}")
+    except PackageNotFoundError:
+        raise BuildverError("the buildver package is not installed: install it with pip") from None
+    raise typer.Exit()
+
+
+def _group(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print buildver's version and exit."),
+    ] = False,
+) -> None:
     """Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules."""
 
 
@@ -342,25 +533,28 @@ def main(argv: list[str] | None = None) -> int:
             arguments = [*arguments, "--help"]
         result = build_app(arguments)(args=arguments, prog_name="buildver", standalone_mode=False)
     except BuildverError as exc:
-        print(f"buildver: error: {exc}", file=sys.stderr)
+        print_error(str(exc))
         return exc.exit_code
     except typer.Abort:
-        print("buildver: error: aborted", file=sys.stderr)
+        print_error("aborted")
         return 1
     except typer.TyperException as exc:
         # typer's vendored click raises UsageError/BadParameter (exit 2) and ClickException (exit 1).
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        print(f"buildver: error: {message}", file=sys.stderr)
+        print_error(message)
         return int(getattr(exc, "exit_code", 2))
     except KeyboardInterrupt:
-        print("buildver: error: interrupted", file=sys.stderr)
+        print_error("interrupted")
         return 130
+    except SystemExit as exc:
+        # typer's completion options and the shell's completion requests end with sys.exit.
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     except OSError as exc:
         # Only the output can fail this way (a full disk, a closed pipe): every file is written through
         # buildver.changes, which reports its own errors. Later writes to stdout go nowhere instead of failing again.
         _silence_stdout()
         if not isinstance(exc, BrokenPipeError):
-            print(f"buildver: error: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
+            print_error(f"cannot write the output ({exc.strerror or exc})")
         return 1
     return result if isinstance(result, int) else 0
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from buildver.cli_common import FileOption, new_app, parse_version
+from buildver.cli_common import FileOption, Palette, new_app, palette, parse_version
 from buildver.engine_version import EngineVersion
 from buildver.errors import UsageError
 
@@ -71,12 +71,25 @@ def scan_command(
         from buildver.current import load_version_file
 
         against = load_version_file(file, config=config).record.engine_version
+    paths = _distinct(paths)
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr) if interactive else None
-    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against)
+    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against, palette(sys.stdout))
     counts = _print_results(scan(paths, against, jobs=jobs), output, progress)
     if any(status.is_failure for status in counts):
         raise typer.Exit(1)
+
+
+def _distinct(paths: list[Path]) -> list[Path]:
+    """The paths as given, less repeats (``DIR DIR``, ``DIR ./DIR``) and paths inside another given folder, so
+    that each file is scanned and listed once."""
+    resolved = {path: path.resolve() for path in paths}
+    folders = {real for real in resolved.values() if real.is_dir()}
+    kept: dict[Path, Path] = {}
+    for path, real in resolved.items():
+        if real not in kept.values() and not any(parent in folders for parent in real.parents):
+            kept[path] = real
+    return list(kept)
 
 
 def _print_results(
@@ -148,8 +161,9 @@ class _TableOutput:
 
     COLUMNS = "{:<21} {:<4} {:<4} {:<5} {:<4} {:<42} {}"
 
-    def __init__(self, stream: TextIO, engine: EngineVersion) -> None:
+    def __init__(self, stream: TextIO, engine: EngineVersion, paint: Palette | None = None) -> None:
         self.stream = stream
+        self.paint = paint or Palette(False)
         header = self.COLUMNS.format("STATUS", "L", "UE4", "UE5", "LIC", "SAVED BY", "PATH")
         self.pending = [f"against {engine}\n{header}\n"]
 
@@ -157,8 +171,12 @@ class _TableOutput:
         def text(value: object) -> str:
             return "-" if value is None else str(value)
 
+        status: str = result.status
+        if self.paint.enabled:  # padded here: the codes take no room on the screen
+            style = "red" if result.status.is_failure else "green" if result.status == "ok" else "yellow"
+            status = self.paint(style, status) + " " * (21 - len(status))
         row = self.COLUMNS.format(
-            result.status,
+            status,
             text(result.legacy_file_version),
             text(result.file_version_ue4),
             text(result.file_version_ue5),

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from buildver.cli_common import JsonFlag, new_app, print_json
+from buildver.cli_common import JsonFlag, colour_diff, new_app, palette, print_error, print_json
 from buildver.errors import BuildverError
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ _PROGRESS_FROM = 20  # files; fewer finish before a bar would be read
 
 
 def _error(exc: BuildverError) -> int:
-    print(f"buildver: error: {exc}", file=sys.stderr)
+    print_error(str(exc))
     return exc.exit_code
 
 
@@ -111,7 +111,7 @@ def upgrade_command(
                         print(f"{path}: up to date")
                     continue
                 if dry_run:
-                    sys.stdout.write(plan.diff())
+                    sys.stdout.write(colour_diff(plan.diff(), palette(sys.stdout)))
                     continue
                 plan.apply(force=force)
             except BuildverError as exc:

@@ -6,10 +6,13 @@ the command so that other commands start fast; the guard itself never imports Gi
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from buildver.cli_common import palette
 
 
 def guard(
@@ -29,8 +32,9 @@ def guard(
     if report is None:
         print("buildver guard: not in a git repository; nothing to check")
         return
+    paint = palette(sys.stdout)
     for finding in report.findings:
-        print(finding)
+        print(finding.render(paint(finding.severity, finding.code)))
     print(report.summary)
     if report.errors:
         raise typer.Exit(1)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from buildver.cli_common import FileOption, JsonFlag, new_app, print_json
+from buildver.cli_common import FileOption, JsonFlag, new_app, print_error, print_json
 
 if TYPE_CHECKING:
     from buildver.project import ProjectReport
@@ -49,7 +49,7 @@ def check_command(
         sys.stdout.write(render_table(report))
     for result in report.results:
         if result.status is Status.MALFORMED:
-            print(f"buildver: error: {_printable(result.path)}: {_printable(result.reason)}", file=sys.stderr)
+            print_error(f"{_printable(result.path)}: {_printable(result.reason)}")
     if report.failed:
         raise typer.Exit(1)
 

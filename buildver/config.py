@@ -10,11 +10,22 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from buildver.errors import BuildverError, ConfigError
 
-__all__ = ["CONFIG_FILES", "Config", "find_config", "init_config", "load_config", "render_init_section"]
+if TYPE_CHECKING:
+    from buildver.changes import FileChange
+
+__all__ = [
+    "CONFIG_FILES",
+    "Config",
+    "find_config",
+    "init_config",
+    "load_config",
+    "plan_init_config",
+    "render_init_section",
+]
 
 CONFIG_FILES = ("buildver.toml", "pyproject.toml")
 
@@ -183,10 +194,19 @@ def init_config(folder: Path, version_path: Path) -> Path:
     The rest of pyproject.toml is kept byte for byte: the section is appended, and the result is checked to
     parse before it is written (atomically).
     """
+    from buildver.changes import apply_changes
+
+    change = plan_init_config(folder, version_path)
+    apply_changes([change])
+    return change.path
+
+
+def plan_init_config(folder: Path, version_path: Path) -> FileChange:
+    """The change :func:`init_config` writes, planned without writing (to apply with other changes)."""
     import tomlkit
     import tomlkit.exceptions
 
-    from buildver.changes import FileChange, apply_changes, read_existing
+    from buildver.changes import FileChange, read_existing
 
     pyproject = folder / "pyproject.toml"
     target = pyproject if pyproject.is_file() else folder / "buildver.toml"
@@ -218,5 +238,4 @@ def init_config(folder: Path, version_path: Path) -> Path:
         raise ConfigError(
             f"{target}: a [tool.buildver] section cannot be added ({exc}); add the settings to its tool table by hand"
         ) from exc
-    apply_changes([FileChange(target, old, new_text.encode("utf-8"))])
-    return target
+    return FileChange(target, old, new_text.encode("utf-8"))

@@ -130,15 +130,28 @@ DEFAULT_SETTINGS = GuardSettings.from_table({})
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One problem in one file: ``path: severity: message`` (the path is relative to the repository root)."""
+    """One problem in one file: ``path: severity[check]: message`` (the path is relative to the repository root).
+
+    The check's ``[tool.buildver.guard]`` key is shown as linters show rule codes, so that a user knows what to
+    configure: ``Build/Build.version: error[version-backwards]: Changelist goes backwards: …``.
+    """
 
     path: str
     severity: Severity
     message: str
     check: str
 
+    @property
+    def code(self) -> str:
+        """The severity and the check's key: ``error[version-backwards]``."""
+        return f"{self.severity}[{self.check}]"
+
+    def render(self, code: str) -> str:
+        """The finding's line with ``code`` in its place (the command line passes it coloured)."""
+        return f"{self.path}: {code}: {self.message}"
+
     def __str__(self) -> str:
-        return f"{self.path}: {self.severity}: {self.message}"
+        return self.render(self.code)
 
 
 @dataclass(frozen=True, slots=True)

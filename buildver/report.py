@@ -1,8 +1,27 @@
-"""What ``buildver show`` reports about a Build.version, as text and as JSON fields (no printing here)."""
+"""What ``buildver show`` reports about a Build.version: one set of named fields, as text, JSON, ``NAME=value``
+lines or single values (no printing here).
+
+Every form uses the same names, the JSON keys: the Build.version keys, then what Unreal derives from them.
+"""
 
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 from buildver.build_version import FIELDS, VersionFile
+from buildver.engine_version import EngineVersion, VersionComparison, VersionComponent
+from buildver.errors import VersionFileError
+
+DERIVED_FIELDS = ("EngineVersion", "CompatibleEngineVersion", "EffectiveBuildVersion", "IsFormalBuild")
+"""What Unreal derives from the file: FEngineVersion::Current() and CompatibleWith() in ToString form, BUILD_VERSION,
+and whether this is a formal build (a changelist and IsPromotedBuild)."""
+
+FIELD_NAMES = (*(field.name for field in FIELDS), *DERIVED_FIELDS)
+"""Every name ``show --field`` accepts, in the order ``show`` lists them."""
+
+_SHELL_PLAIN = re.compile(r"[A-Za-z0-9_.,:/@%+=-]*")
+"""Characters no shell treats specially in a word: such a value needs no quotes (and so suits $GITHUB_ENV too)."""
 
 
 def version_file_fields(version_file: VersionFile) -> dict[str, object]:
@@ -14,22 +33,188 @@ def version_file_fields(version_file: VersionFile) -> dict[str, object]:
     return fields
 
 
-def describe_version_file(version_file: VersionFile) -> str:
-    """A readable summary: the file, its fields, and what Unreal derives from them."""
+def show_fields(version_file: VersionFile) -> dict[str, object]:
+    """What ``show`` reports: the fields present in the file, then every derived field."""
     record = version_file.record
-    present = version_file.present
-    lines = [f"{version_file.path}"]
-    for field in FIELDS:
-        value = getattr(record, field.attribute)
-        if field.name not in present:
-            continue
-        shown = repr(value) if field.kind == "string" else str(int(value))
-        lines.append(f"  {field.name:<22}{shown}")
-    lines += [
-        f"  {'EngineVersion':<22}{record.engine_version}",
-        f"  {'CompatibleWith':<22}{record.compatible_engine_version}",
-        f"  {'BUILD_VERSION':<22}{record.effective_build_version!r}",
-        f"  {'FormalBuild':<22}{'yes' if record.is_formal_build else 'no'}"
-        + ("" if record.is_formal_build else " (needs a changelist and IsPromotedBuild)"),
-    ]
+    fields = version_file_fields(version_file)
+    fields["EffectiveBuildVersion"] = record.effective_build_version
+    fields["IsFormalBuild"] = int(record.is_formal_build)
+    return fields
+
+
+def field_value(version_file: VersionFile, name: str) -> object:
+    """One field by its name in FIELD_NAMES; a Build.version key the file leaves out has the value Unreal reads."""
+    fields = show_fields(version_file)
+    if name in fields:
+        return fields[name]
+    return version_file.record.to_json_fields()[name]
+
+
+def describe_version_file(version_file: VersionFile) -> str:
+    """A readable summary: the file, then each field under its JSON key, strings shown as they are."""
+    fields = show_fields(version_file)
+    lines = [_printable(str(version_file.path))]
+    for name, value in fields.items():
+        shown = _printable(str(value))
+        if name == "IsFormalBuild" and not value:
+            shown += " (needs a changelist and IsPromotedBuild 1)"
+        lines.append(f"  {name:<25}{shown}")
     return "\n".join(lines) + "\n"
+
+
+def bare_values(version_file: VersionFile, names: list[str]) -> str:
+    """The value of each named field on a line of its own, for a script; a value holding a line break is refused."""
+    return "".join(f"{_one_line(version_file, name, field_value(version_file, name))}\n" for name in names)
+
+
+def environment_lines(version_file: VersionFile, fields: dict[str, object]) -> str:
+    """``NAME=value`` lines for a shell's ``eval`` or ``$GITHUB_ENV``.
+
+    A value made only of characters no shell treats specially is written bare (every number and version, and
+    branch names such as ``++UE5+Release-5.3``); any other is single-quoted for the shell, ``'`` as ``'\\''``
+    ($GITHUB_ENV would keep those quotes in the value). A value holding a line break or NUL is refused: one line
+    per variable is what keeps a value from setting another variable, in either reader.
+    """
+    lines = []
+    for name, value in fields.items():
+        text = _one_line(version_file, name, value)
+        if not _SHELL_PLAIN.fullmatch(text):
+            text = "'" + text.replace("'", "'\\''") + "'"
+        lines.append(f"{name}={text}\n")
+    return "".join(lines)
+
+
+def _one_line(version_file: VersionFile, name: str, value: object) -> str:
+    text = str(value)
+    if any(char in text for char in "\n\r\0\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
+        raise VersionFileError(
+            f"{version_file.path}: {name} {text!r} holds a line break or NUL, which one line per value cannot "
+            "carry; use --format json"
+        )
+    return text
+
+
+def _printable(text: str) -> str:
+    """``text`` as it is when printable; else each unprintable character as its Python escape, so that a value
+    cannot move the terminal's cursor or start a line of its own."""
+    return text if text.isprintable() else "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
+# -- compare and compatible -------------------------------------------------------------------------------------
+# The outcomes are EngineVersion's (get_newest, is_compatible_with); this part only names the rule that decided
+# them, for people and scripts.
+
+RULES = {
+    "newer-release": "major.minor.patch differ: the first component that differs decides",
+    "newer-changelist": "the same release and vendor: the higher changelist is newer",
+    "same-version": "the same release, vendor and changelist (the branch is not compared): neither is newer",
+    "changelist-0": "a changelist of 0 is never compared; IsCompatibleWith: such a build is compatible both ways",
+    "different-vendors": "changelists of Epic and of a licensee are never compared",
+}
+"""Every rule ``compare`` and ``compatible`` name, with what it says (Unreal's GetNewest and IsCompatibleWith)."""
+
+
+class Comparison(NamedTuple):
+    """GetNewest's answer for two versions and the rule that decided it."""
+
+    first: EngineVersion
+    second: EngineVersion
+    newer: VersionComparison
+    component: VersionComponent | None
+    rule: str
+
+    @property
+    def reason(self) -> str:
+        """Why, in words."""
+        if self.component is not None:
+            newer = self.first if self.newer is VersionComparison.FIRST else self.second
+            return f"{newer} is newer by {self.component.name.lower()}"
+        if self.rule == "changelist-0":
+            return f"{_without_changelist(self.first, self.second)}, and a changelist of 0 is never compared"
+        if self.rule == "different-vendors":
+            licensee = "the first" if self.first.licensee else "the second"
+            return f"{licensee} is a licensee's build, the other Epic's: their changelists are never compared"
+        return "the same major.minor.patch, vendor and changelist; the branch is not compared"
+
+    def sentence(self) -> str:
+        """``compare``'s line: the newer one, or why neither is."""
+        if self.newer is VersionComparison.NEITHER:
+            ordered = "are the same version" if self.rule == "same-version" else "are not ordered by Unreal's rules"
+            return f"neither: {self.first} and {self.second} {ordered} ({self.rule}: {self.reason})"
+        newer, older = (self.first, self.second) if self.newer is VersionComparison.FIRST else (self.second, self.first)
+        assert self.component is not None
+        return (
+            f"{self.newer.name.lower()}: {newer} is newer than {older} by {self.component.name.lower()} ({self.rule})"
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """``compare --json``."""
+        return {
+            "first": str(self.first),
+            "second": str(self.second),
+            "newer": self.newer.name.lower(),
+            "component": None if self.component is None else self.component.name.lower(),
+            "rule": self.rule,
+            "reason": self.reason,
+        }
+
+
+class Compatibility(NamedTuple):
+    """IsCompatibleWith's answer: can an engine at ``first`` load data saved by ``second``; the rule that decided."""
+
+    first: EngineVersion
+    second: EngineVersion
+    compatible: bool
+    rule: str
+    reason: str
+
+    def sentence(self) -> str:
+        """``compatible``'s line."""
+        if self.compatible:
+            verdict = f"compatible: {self.first} can load data saved by {self.second}"
+        else:
+            verdict = f"not compatible: {self.first} cannot load data saved by {self.second}"
+        return f"{verdict} ({self.rule}: {self.reason})"
+
+    def to_json(self) -> dict[str, object]:
+        """``compatible --json``."""
+        return {
+            "first": str(self.first),
+            "second": str(self.second),
+            "compatible": self.compatible,
+            "rule": self.rule,
+            "reason": self.reason,
+        }
+
+
+def compare_versions(first: EngineVersion, second: EngineVersion) -> Comparison:
+    """GetNewest(first, second) with the rule that decided it."""
+    newer, component = EngineVersion.get_newest(first, second)
+    if component is VersionComponent.CHANGELIST:
+        rule = "newer-changelist"
+    elif component is not None:
+        rule = "newer-release"
+    elif not (first.has_changelist and second.has_changelist):
+        rule = "changelist-0"
+    elif first.licensee != second.licensee:
+        rule = "different-vendors"
+    else:
+        rule = "same-version"
+    return Comparison(first, second, newer, component, rule)
+
+
+def check_compatibility(first: EngineVersion, second: EngineVersion) -> Compatibility:
+    """IsCompatibleWith(first, second) with the rule that decided it."""
+    compatible = first.is_compatible_with(second)
+    # IsCompatibleWith looks at the changelists before anything else: 4.19.0-0 loads data saved by 5.3.0-7.
+    if not (first.has_changelist and second.has_changelist):
+        reason = f"{_without_changelist(first, second)}: compatible both ways"
+        return Compatibility(first, second, compatible, "changelist-0", reason)
+    comparison = compare_versions(first, second)
+    return Compatibility(first, second, compatible, comparison.rule, comparison.reason)
+
+
+def _without_changelist(first: EngineVersion, second: EngineVersion) -> str:
+    if not (first.has_changelist or second.has_changelist):
+        return f"neither {first} nor {second} has a changelist"
+    return f"{first if not first.has_changelist else second} has no changelist"

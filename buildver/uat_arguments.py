@@ -88,6 +88,8 @@ _VALUE_OPTIONS = {
     "--rules",
     "--env",
 }
+# buildver's own short flags, passed through as they are.
+_OWN_FLAGS = {"-h"}
 
 
 def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
@@ -111,7 +113,13 @@ def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
         if not takes_value and _ENVIRONMENT_ARGUMENT.fullmatch(argument):
             translated += ["--env", argument]
             continue
-        if takes_value or not argument.startswith("-") or argument.startswith("--") or argument in _VALUE_OPTIONS:
+        if (
+            takes_value
+            or not argument.startswith("-")
+            or argument.startswith("--")
+            or argument in _VALUE_OPTIONS
+            or argument in _OWN_FLAGS
+        ):
             takes_value = argument in _VALUE_OPTIONS and not takes_value
             translated.append(argument)
             continue

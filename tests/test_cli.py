@@ -21,7 +21,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def test_show_json_holds_every_present_field_and_both_engine_versions(capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_json_holds_every_present_field_and_the_derived_ones(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "show", "--json", "--file", str(UE425))
     assert (code, err) == (0, "")
     assert json.loads(out) == {
@@ -35,15 +35,17 @@ def test_show_json_holds_every_present_field_and_both_engine_versions(capsys: py
         "BranchName": "++UE4+Release-4.25",
         "EngineVersion": "4.25.4-0+++UE4+Release-4.25",
         "CompatibleEngineVersion": "4.25.0-0+++UE4+Release-4.25",
+        "EffectiveBuildVersion": "++UE4+Release-4.25-CL-0",
+        "IsFormalBuild": 0,
     }
 
 
 def test_show_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "show", "-f", str(UE425))
     assert (code, err) == (0, "")
-    assert "CompatibleChangelist  13144385" in out
-    assert "EngineVersion         4.25.4-0+++UE4+Release-4.25" in out
-    assert "BUILD_VERSION         '++UE4+Release-4.25-CL-0'" in out
+    assert "  CompatibleChangelist     13144385\n" in out
+    assert "  EngineVersion            4.25.4-0+++UE4+Release-4.25\n" in out
+    assert "  EffectiveBuildVersion    ++UE4+Release-4.25-CL-0\n" in out
 
 
 def test_show_finds_the_file_from_the_current_folder(
@@ -87,17 +89,23 @@ def test_show_without_a_version_file_says_how_to_give_one(
 
 
 COMPARE_CASES = [
-    ("4.19.0-5", "4.19.0-7", "second: 4.19.0-7 is newer than 4.19.0-5 by changelist\n"),
-    ("5.0.0", "4.27.2", "first: 5.0.0-0 is newer than 4.27.2-0 by major\n"),
-    ("4.19.0-0", "4.19.0-7", "neither: 4.19.0-0 and 4.19.0-7 are not ordered by Unreal's rules\n"),
+    ("4.19.0-5", "4.19.0-7", 12, "second: 4.19.0-7 is newer than 4.19.0-5 by changelist (newer-changelist)\n"),
+    ("5.0.0", "4.27.2", 11, "first: 5.0.0-0 is newer than 4.27.2-0 by major (newer-release)\n"),
+    (
+        "4.19.0-0",
+        "4.19.0-7",
+        0,
+        "neither: 4.19.0-0 and 4.19.0-7 are not ordered by Unreal's rules (changelist-0: 4.19.0-0 has no "
+        "changelist, and a changelist of 0 is never compared)\n",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("first", "second", "expected"), COMPARE_CASES)
+@pytest.mark.parametrize(("first", "second", "code", "expected"), COMPARE_CASES)
 def test_compare_names_the_newest_and_the_deciding_component(
-    capsys: pytest.CaptureFixture[str], first: str, second: str, expected: str
+    capsys: pytest.CaptureFixture[str], first: str, second: str, code: int, expected: str
 ) -> None:
-    assert run(capsys, "compare", first, second) == (0, expected, "")
+    assert run(capsys, "compare", first, second) == (code, expected, "")
 
 
 @pytest.mark.parametrize(

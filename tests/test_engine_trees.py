@@ -505,7 +505,7 @@ def test_the_guard_checks_version_h_only_where_update_local_writes_it(
     if header_checked:
         # 4.18: UpdateLocalVersion patches Version.h, so it must match the staged Build.version.
         assert code == 1
-        assert f"{VERSION_H.as_posix()}: error: out of step with Engine/Build/Build.version" in out
+        assert f"{VERSION_H.as_posix()}: error[header]: out of step with Engine/Build/Build.version" in out
     else:
         # 4.20 and later: UAT leaves Version.h alone, and so does the guard.
         assert (code, out) == (0, "buildver guard: 1 file checked, no problems\n")

@@ -123,7 +123,7 @@ def test_check_version_names_the_place_of_a_parse_error_once() -> None:
     version_file, findings = check_version("Build/Build.version", b'{\n\t"MajorVersion": 5,\n}', None)
     assert version_file is None
     assert len(findings) == 1
-    assert str(findings[0]).startswith("Build/Build.version: error: line 3, column 1: ")
+    assert str(findings[0]).startswith("Build/Build.version: error[version-invalid]: line 3, column 1: ")
 
 
 # -- settings -----------------------------------------------------------------------------------------------------
@@ -171,7 +171,7 @@ def test_check_header_accepts_the_generated_header_and_gives_the_fix_for_a_stale
     stale = render_header(BASE.replace(changelist=1)).encode()
     assert check_header("Build/BuildVersion.h", current, version_file, configured=False) == []
     assert [str(f) for f in check_header("Build/BuildVersion.h", stale, version_file, configured=False)] == [
-        "Build/BuildVersion.h: error: out of step with Build/Build.version; "
+        "Build/BuildVersion.h: error[header]: out of step with Build/Build.version; "
         "run: buildver header, then: git add Build/BuildVersion.h "
         "(to leave the header alone, set skip-header = true in [tool.buildver])"
     ]
@@ -307,7 +307,7 @@ def test_guard_refuses_a_staged_version_that_goes_backwards(repo: Path, monkeypa
     code, lines = run_command(repo, monkeypatch)
     assert code == 1
     assert lines == [
-        "Build/Build.version: error: Changelist goes backwards: 1000 in HEAD, 999 staged "
+        "Build/Build.version: error[version-backwards]: Changelist goes backwards: 1000 in HEAD, 999 staged "
         "(the same 5.3.2 release and vendor)",
         "buildver guard: 1 file checked: 1 error, 0 warnings",
     ]
@@ -355,7 +355,7 @@ def test_guard_checks_the_configured_header_and_gives_the_command_that_fixes_it(
     code, lines = run_command(repo, monkeypatch)
     assert code == 1
     assert lines[0] == (
-        "Source/Version.h: error: out of step with Build/Build.version; run: buildver header, then: git add "
+        "Source/Version.h: error[header]: out of step with Build/Build.version; run: buildver header, then: git add "
         "Source/Version.h (to leave the header alone, set skip-header = true in [tool.buildver])"
     )
     stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001)).encode()})
@@ -368,7 +368,7 @@ def test_guard_refuses_a_real_package_saved_by_a_newer_engine(repo: Path, monkey
     code, lines = run_command(repo, monkeypatch, "Content/New.uasset", "Content/Old.uasset")
     assert code == 1
     assert lines == [
-        "Content/New.uasset: error: saved by a newer engine than 5.2.1-0+++UE5+Release-5.2: "
+        "Content/New.uasset: error[package-newer]: saved by a newer engine than 5.2.1-0+++UE5+Release-5.2: "
         "FileVersionUE5 1013 is newer than 5.2 writes (1009)",
         "buildver guard: 2 files checked: 1 error, 0 warnings",
     ]
@@ -400,7 +400,8 @@ def test_guard_without_a_build_version_warns_that_packages_are_not_checked(
     code, lines = run_command(root, monkeypatch)
     assert code == 0
     assert lines[0] == (
-        "Build/Build.version: warning: is not in the index: 1 staged packages not checked against an engine"
+        "Build/Build.version: warning[no-engine-version]: is not in the index: "
+        "1 staged packages not checked against an engine"
     )
 
 
@@ -415,7 +416,8 @@ def test_guard_compares_a_staged_manifest_with_the_committed_ones_beside_it(
     code, lines = run_command(repo, monkeypatch)
     assert code == 1
     assert lines[0].startswith(
-        "Binaries/Win64/UnrealEditor-Game.modules: error: BuildId 'c' differs from the folder's other manifests "
+        "Binaries/Win64/UnrealEditor-Game.modules: error[modules-build-id]: "
+        "BuildId 'c' differs from the folder's other manifests "
         "(UnrealEditor.modules has 'a')"
     )
 
@@ -433,7 +435,8 @@ def test_guard_reads_a_git_lfs_package_from_the_local_lfs_store(repo: Path, monk
     code, lines = run_command(repo, monkeypatch)
     assert (code, lines[0]) == (
         0,
-        "Content/Lfs.uasset: warning: not checked: a Git LFS pointer whose object is not in the local LFS store",
+        "Content/Lfs.uasset: warning[package-unreadable]: "
+        "not checked: a Git LFS pointer whose object is not in the local LFS store",
     )
     store = repo / ".git" / "lfs" / "objects" / oid[:2] / oid[2:4]
     store.mkdir(parents=True)

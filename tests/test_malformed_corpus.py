@@ -151,7 +151,7 @@ def test_malformed_input_the_guard_reports_gives_one_finding_and_changes_nothing
     assert result == code, captured.out
     assert captured.err == ""
     lines = captured.out.splitlines()
-    assert len(lines) == (2 if "warning:" in message or code else 1), lines
+    assert len(lines) == (2 if "warning[" in message or code else 1), lines
     assert lines[-1].startswith("buildver guard: 1 file checked")
     assert message in captured.out
     assert "Traceback" not in captured.out

@@ -702,7 +702,7 @@ def guard(capsys: pytest.CaptureFixture[str], root: Path, files: dict[str, bytes
             uplugin("5.2.0"),
             1,
             [
-                "Plugins/X/X.uplugin: error: made for 5.2.0, older than CompatibleWith() "
+                "Plugins/X/X.uplugin: error[plugin-incompatible]: made for 5.2.0, older than CompatibleWith() "
                 '5.3.0-27405482+++UE5+Release-5.3 by minor: Unreal asks "designed for build ... Attempt to load it '
                 'anyway?" and skips the plugin on No',
                 "buildver guard: 1 file checked: 1 error, 0 warnings",
@@ -712,7 +712,8 @@ def guard(capsys: pytest.CaptureFixture[str], root: Path, files: dict[str, bytes
             uplugin("5.3"),
             0,
             [
-                "Plugins/X/X.uplugin: warning: EngineVersion '5.3' does not parse as MAJOR.MINOR.PATCH: Unreal logs "
+                "Plugins/X/X.uplugin: warning[plugin-engine-version-unparsed]: "
+                "EngineVersion '5.3' does not parse as MAJOR.MINOR.PATCH: Unreal logs "
                 "a warning and loads it",
                 "buildver guard: 1 file checked: 0 errors, 1 warning",
             ],
@@ -721,7 +722,7 @@ def guard(capsys: pytest.CaptureFixture[str], root: Path, files: dict[str, bytes
             b'{"EngineVersion": "5.3.0"}',
             1,
             [
-                "Plugins/X/X.uplugin: error: no FileVersion: Unreal refuses a descriptor without one",
+                "Plugins/X/X.uplugin: error[plugin-invalid]: no FileVersion: Unreal refuses a descriptor without one",
                 "buildver guard: 1 file checked: 1 error, 0 warnings",
             ],
         ),
@@ -747,7 +748,9 @@ def test_guard_judges_the_staged_plugin_against_the_staged_engine(
     moved = render_new_file(EPIC_532.replace(minor_version=4, patch_version=0, compatible_changelist=0)).encode()
     code, lines = guard(capsys, repo, {"Engine/Build/Build.version": moved, "Plugins/X/X.uplugin": uplugin("5.3.0")})
     assert code == 1
-    assert lines[0].startswith("Plugins/X/X.uplugin: error: made for 5.3.0, older than CompatibleWith() 5.4.0-")
+    assert lines[0].startswith(
+        "Plugins/X/X.uplugin: error[plugin-incompatible]: made for 5.3.0, older than CompatibleWith() 5.4.0-"
+    )
 
 
 def test_guard_plugin_checks_are_configured_like_the_others(
@@ -759,7 +762,7 @@ def test_guard_plugin_checks_are_configured_like_the_others(
     code, lines = guard(capsys, repo, files)
     assert code == 0
     assert [line.split(":")[0:2] for line in lines] == [
-        ["Plugins/X/X.uplugin", " warning"],
+        ["Plugins/X/X.uplugin", " warning[plugin-incompatible]"],
         ["buildver guard", " 2 files checked"],
     ]
 
@@ -772,7 +775,8 @@ def test_guard_without_an_engine_says_the_plugins_were_not_checked(
     code, lines = guard(capsys, root, {"Plugins/X/X.uplugin": uplugin("1.0.0")})
     assert code == 0
     assert lines[0] == (
-        "Build/Build.version: warning: is not in the index: 1 staged .uplugin files not checked against an engine"
+        "Build/Build.version: warning[no-engine-version]: is not in the index: "
+        "1 staged .uplugin files not checked against an engine"
     )
 
 
