@@ -355,11 +355,16 @@ def load_build_version(path: str | os.PathLike[str] | None = None) -> VersionFil
 
 
 def _read_bytes(path: Path) -> bytes:
+    from buildver.reading import NotRegularFileError, read_regular_file
+
     try:
-        return path.read_bytes()
-    except FileNotFoundError as exc:
-        raise VersionFileError(f"{path}: the version file is missing") from exc
+        data = read_regular_file(path)
     except IsADirectoryError as exc:
         raise VersionFileError(f"{path}: is a folder, not a version file") from exc
+    except NotRegularFileError as exc:
+        raise VersionFileError(f"{path}: is {exc.strerror}") from exc
     except OSError as exc:
         raise VersionFileError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    if data is None:
+        raise VersionFileError(f"{path}: the version file is missing")
+    return data

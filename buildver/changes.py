@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from buildver.errors import LockTimeoutError, WriteError
+from buildver.reading import NotRegularFileError, read_regular_file
 
 __all__ = [
     "FileChange",
@@ -177,11 +178,7 @@ def recover(journal: Path) -> list[Path]:
             folders.add(target.parent)
             if not temp.is_file() or temp.is_symlink():
                 continue  # already renamed before the run was killed
-            try:
-                current: bytes | None = target.read_bytes()
-            except FileNotFoundError:
-                current = None
-            if _digest(current) == old:
+            if _digest(read_regular_file(target)) == old:
                 os.replace(temp, target)
                 completed.append(target)
         for folder in folders:
@@ -201,11 +198,11 @@ def _read_journal(journal: Path) -> list[tuple[Path, Path, str | None]] | None:
     folder that holds the journal's folder (the project or engine root).
     """
     try:
-        data = journal.read_bytes()
-    except FileNotFoundError:
-        return None
+        data = read_regular_file(journal)
     except OSError as exc:
         raise WriteError(f"{journal}: cannot read the recovery journal ({exc.strerror})") from exc
+    if data is None:
+        return None
     root = journal.parent.parent.resolve()
     try:
         document = json.loads(data)
@@ -240,11 +237,11 @@ def transaction(folder: Path, timeout: float = 30.0) -> Iterator[Path]:
 
 
 def read_existing(path: Path) -> bytes | None:
-    """A file's bytes, or None when it does not exist yet (any other OSError is the caller's to report)."""
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+    """A file's bytes, or None when it does not exist yet (any other OSError is the caller's to report).
+
+    Only regular files are read: a FIFO or a device raises NotRegularFileError instead of blocking or never ending.
+    """
+    return read_regular_file(path)
 
 
 def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:
@@ -263,15 +260,18 @@ def _check_target(change: FileChange, force: bool) -> int:
         # could reach outside the repository. The caller can pass the file the link names instead.
         raise WriteError(f"{change.path}: is a symbolic link; pass the file it points to; nothing was written")
     try:
-        current = change.path.read_bytes()
-        mode = stat.S_IMODE(change.path.stat().st_mode)
-    except FileNotFoundError:
-        if change.old is not None:
-            message = "the file was removed while buildver was working; nothing was written"
-            raise WriteError(f"{change.path}: {message}") from None
-        return 0o666 & ~_umask()
+        current = read_regular_file(change.path)
+        mode = stat.S_IMODE(change.path.stat().st_mode) if current is not None else 0
+    except NotRegularFileError as exc:
+        # A device (/dev/full) or a FIFO: renaming over it would replace it, writing into it could block.
+        raise WriteError(f"{change.path}: is {exc.strerror}; nothing was written") from exc
     except OSError as exc:
         raise WriteError(f"{change.path}: cannot read ({exc.strerror}); nothing was written") from exc
+    if current is None:
+        if change.old is not None:
+            message = "the file was removed while buildver was working; nothing was written"
+            raise WriteError(f"{change.path}: {message}")
+        return 0o666 & ~_umask()
     if current != change.old:
         raise WriteError(f"{change.path}: the file changed while buildver was working; nothing was written")
     if not mode & stat.S_IWUSR:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from buildver.errors import ConfigError
+from buildver.reading import read_regular_file
 
 __all__ = ["CONFIG_FILES", "Config", "find_config", "init_config", "load_config", "render_init_section"]
 
@@ -52,7 +53,7 @@ def find_config(start: Path) -> Path | None:
 
 def _has_buildver_table(pyproject: Path) -> bool:
     try:
-        data = pyproject.read_bytes()
+        data = read_regular_file(pyproject) or b""
     except OSError:
         return False
     # A cheap test first: most pyproject.toml files have no buildver table and need not be parsed.
@@ -80,9 +81,11 @@ def load_config(start: Path | None = None) -> Config:
     if path is None:
         return Config()
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+    if data is None:
+        raise ConfigError(f"{path}: cannot read (the file was removed while buildver was working)")
     document = _parse(path, data)
     nested = _nested_table(document)
     # buildver.toml holds the settings at its top level, or under [tool.buildver] like pyproject.toml.

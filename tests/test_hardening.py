@@ -7,6 +7,7 @@ import os
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -258,3 +259,129 @@ def test_recover_leaves_a_file_someone_changed_after_the_kill(tmp_path: Path) ->
     assert (folder / "Build" / "Build.version").read_bytes() == edited
     assert strays(folder) == []
     assert json.loads(edited)["MajorVersion"] == 9
+
+
+# -- FIFOs and devices: refused with one line, never a hang -------------------------------------------------------
+
+NEEDS_POSIX_SPECIAL_FILES = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),
+    reason="FIFOs (os.mkfifo) and /dev/zero, /dev/urandom, /dev/full exist only on POSIX systems",
+)
+HANG_LIMIT = 30  # seconds: a regression fails the test instead of hanging the suite
+
+
+def special_file(kind: str, place: Path) -> Path:
+    """A FIFO at ``place``, or a symbolic link there to the device ``kind`` names."""
+    if kind == "fifo":
+        os.mkfifo(place)
+    else:
+        place.symlink_to(f"/dev/{kind}")
+    return place
+
+
+def run_cli(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "buildver", *arguments],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=HANG_LIMIT,
+        env=child_environment(),
+        check=False,
+    )
+
+
+SPECIAL_VERSION_FILES = ["fifo", "zero", "urandom"]
+VERSION_READERS = [
+    ["show", "-f", "Build/Build.version"],
+    ["show", "--json", "-f", "Build/Build.version"],
+    ["update-local", "-f", "Build/Build.version", "--cl", "1", "--branch", "X"],
+    ["update-local", "--dry-run", "-f", "Build/Build.version", "--cl", "1", "--branch", "X"],
+    ["header", "-f", "Build/Build.version"],
+    ["header", "--check", "-f", "Build/Build.version"],
+]
+
+
+@NEEDS_POSIX_SPECIAL_FILES
+@pytest.mark.parametrize("kind", SPECIAL_VERSION_FILES)
+@pytest.mark.parametrize("command", VERSION_READERS, ids=" ".join)
+def test_a_version_file_that_is_a_fifo_or_a_device_is_one_error_line_not_a_hang(
+    tmp_path: Path, kind: str, command: list[str]
+) -> None:
+    (tmp_path / "Build").mkdir()
+    special_file(kind, tmp_path / "Build" / "Build.version")
+    result = run_cli(tmp_path, *command)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    expected = "a FIFO" if kind == "fifo" else "a character device"
+    assert result.stderr == f"buildver: error: Build/Build.version: is not a regular file but {expected}\n"
+    assert strays(tmp_path) == []
+
+
+HEADER_TARGETS = [("fifo", "a FIFO"), ("full", "a character device"), ("zero", "a character device")]
+
+
+@NEEDS_POSIX_SPECIAL_FILES
+@pytest.mark.parametrize(("kind", "expected"), HEADER_TARGETS)
+@pytest.mark.parametrize("command", [["update-local", "--cl", "1", "--branch", "X"], ["header"], ["header", "--check"]])
+def test_a_header_that_is_a_fifo_or_a_device_is_refused_before_anything_is_written(
+    tmp_path: Path, kind: str, expected: str, command: list[str]
+) -> None:
+    folder = fresh_tree(tmp_path / "tree")
+    header = special_file(kind, tmp_path / "V.h")
+    result = run_cli(folder, *command, "-f", "Build/Build.version", "--header", str(header))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == f"buildver: error: {header}: cannot read the header (not a regular file but {expected})\n"
+    assert state(folder) == (OLD_VERSION, None)
+    assert strays(folder) == []
+
+
+def test_the_device_given_directly_as_the_header_is_refused(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("/dev/full exists only on Linux and some other POSIX systems")
+    folder = fresh_tree(tmp_path / "tree")
+    result = run_cli(folder, "update-local", "--cl", "1", "--branch", "X", "--header", "/dev/full")
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        "buildver: error: /dev/full: cannot read the header (not a regular file but a character device)\n"
+    )
+    assert state(folder) == (OLD_VERSION, None)
+
+
+@NEEDS_POSIX_SPECIAL_FILES
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_settings_and_documents_that_are_fifos_or_devices_are_refused(tmp_path: Path, kind: str) -> None:
+    folder = fresh_tree(tmp_path / "tree")
+    (folder / ".git").mkdir()
+    special_file(kind, folder / "document.json")
+    schema = f"{Path(__file__).resolve().parents[1] / 'examples' / 'asset_schema.py'}:SCHEMA"
+    for command in (["data", "inspect", "document.json"], ["data", "upgrade", "--schema", schema, "document.json"]):
+        result = run_cli(folder, *command)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.startswith("buildver: error: document.json: cannot read: not a regular file but a")
+        assert result.stderr.count("\n") == 1
+
+
+@NEEDS_POSIX_SPECIAL_FILES
+@pytest.mark.parametrize(("kind", "expected"), [("fifo", "a FIFO"), ("null", "a character device")])
+def test_apply_changes_refuses_a_target_that_is_a_fifo_or_a_device(tmp_path: Path, kind: str, expected: str) -> None:
+    target = tmp_path / "V.h"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        # Making a device node needs root; /dev/null exists on every POSIX system (it is refused before any write).
+        target = Path("/dev/null")
+    # In a child process, so that a regression (reading a FIFO blocks) fails the test instead of hanging the suite.
+    script = (
+        "import sys; from pathlib import Path; from buildver.changes import FileChange, apply_changes\n"
+        "from buildver.errors import WriteError\n"
+        "try:\n    apply_changes([FileChange(Path(sys.argv[1]), None, b'x')])\n"
+        "except WriteError as exc:\n    print(exc)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(target)], capture_output=True, text=True, timeout=HANG_LIMIT, check=True
+    )
+    assert result.stdout == f"{target}: is not a regular file but {expected}; nothing was written\n"
+    assert stat.S_ISFIFO(target.lstat().st_mode) if kind == "fifo" else target.exists()
+    assert os.listdir(tmp_path) == ([] if kind != "fifo" else ["V.h"])

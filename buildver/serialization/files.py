@@ -13,6 +13,7 @@ from typing import Any
 
 from buildver.changes import FileChange, apply_changes, write_atomic
 from buildver.errors import DocumentError
+from buildver.reading import read_regular_file
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
 from buildver.serialization.header import DocumentVersions, inspect
 from buildver.serialization.schema import Schema
@@ -64,11 +65,12 @@ def _refuse_lone_surrogates(value: Any, source: str, path: str) -> None:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise DocumentError(f"{path}: no such file") from None
+        data = read_regular_file(path)
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if data is None:
+        raise DocumentError(f"{path}: no such file")
+    return data
 
 
 def _decode(data: bytes, source: str) -> str:
