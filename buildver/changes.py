@@ -28,6 +28,7 @@ from buildver.reading import NotRegularFileError, read_regular_file
 __all__ = [
     "FileChange",
     "apply_changes",
+    "is_reserved_name",
     "locked",
     "read_existing",
     "recover",
@@ -38,6 +39,9 @@ __all__ = [
 
 TEMP_SUFFIX = ".buildver-tmp"
 """Temporary and backup files end with this, so that a later run can recognise and remove leftovers."""
+JOURNAL_NAME = ".buildver-journal"
+LOCK_NAME = ".buildver-lock"
+"""The lock file, where the folder itself cannot be locked (Windows)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +146,6 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
                 with contextlib.suppress(FileNotFoundError):
                     leftover.unlink()
     return [change.path for change in pending]
-
-
-JOURNAL_NAME = ".buildver-journal"
 
 
 def _digest(data: bytes | None) -> str | None:
@@ -254,7 +255,13 @@ def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:
 
 
 def _check_target(change: FileChange, force: bool) -> int:
-    """The permission bits the new file gets; refuses read-only or changed targets."""
+    """The permission bits the new file gets; refuses read-only or changed targets, and buildver's own files."""
+    if is_reserved_name(change.path.name):
+        # Writing there would be undone by buildver itself: the journal and temporaries are removed after a run.
+        raise WriteError(
+            f"{change.path}: is a name buildver keeps for its own journal, lock or temporary files; "
+            "choose another name; nothing was written"
+        )
     if change.path.is_symlink():
         # Writing would replace the link with a file (and leave the file it names unchanged); writing through it
         # could reach outside the repository. The caller can pass the file the link names instead.
@@ -279,6 +286,15 @@ def _check_target(change: FileChange, force: bool) -> int:
             raise WriteError(f"{change.path}: the file is read-only; pass --force to make it writable")
         mode |= stat.S_IWUSR
     return mode
+
+
+def is_reserved_name(name: str) -> bool:
+    """Whether ``name`` is one of buildver's own: its journal, its lock, or a temporary or backup file.
+
+    Compared without case, since Windows and macOS folders do not tell ``.Buildver-Journal`` from the journal.
+    """
+    folded = name.casefold()
+    return folded in (JOURNAL_NAME, LOCK_NAME) or folded.endswith(TEMP_SUFFIX)
 
 
 def _umask() -> int:

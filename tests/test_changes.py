@@ -170,3 +170,28 @@ def test_a_symlinked_target_is_refused_and_the_file_it_names_kept(tmp_path: Path
         write_atomic(link, b"new")
     assert link.is_symlink()
     assert real.read_bytes() == b"old"
+
+
+RESERVED_NAMES = [
+    JOURNAL_NAME,
+    ".BuildVer-Journal",
+    ".buildver-lock",
+    f".Build.version.0123456789ab{TEMP_SUFFIX}",
+    f".Build.version.0123456789ab.backup{TEMP_SUFFIX}",
+    f"V.h{TEMP_SUFFIX.upper()}",
+]
+
+
+@pytest.mark.parametrize("name", RESERVED_NAMES)
+def test_a_target_named_like_buildvers_own_files_is_refused(tmp_path: Path, name: str) -> None:
+    (tmp_path / "Build.version").write_bytes(b"old")
+    with pytest.raises(WriteError, match="keeps for its own journal, lock or temporary files"):
+        apply_changes([FileChange(tmp_path / "Build.version", b"old", b"new"), FileChange(tmp_path / name, None, b"h")])
+    assert os.listdir(tmp_path) == ["Build.version"]
+    assert (tmp_path / "Build.version").read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("name", ["Build.version", "buildver-journal", ".buildver-journal.h", "V.buildver-tmp.h"])
+def test_names_that_only_resemble_buildvers_own_are_written(tmp_path: Path, name: str) -> None:
+    assert write_atomic(tmp_path / name, b"new")
+    assert (tmp_path / name).read_bytes() == b"new"

@@ -385,3 +385,21 @@ def test_apply_changes_refuses_a_target_that_is_a_fifo_or_a_device(tmp_path: Pat
     assert result.stdout == f"{target}: is not a regular file but {expected}; nothing was written\n"
     assert stat.S_ISFIFO(target.lstat().st_mode) if kind == "fifo" else target.exists()
     assert os.listdir(tmp_path) == ([] if kind != "fifo" else ["V.h"])
+
+
+# -- buildver's own names are never a target ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("header", ["Build/.buildver-journal", "Build/.buildver-lock", "Build/.V.h.abc.buildver-tmp"])
+def test_a_header_named_like_buildvers_journal_lock_or_temporary_files_is_refused(
+    tmp_path: Path, header: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = fresh_tree(tmp_path / "tree")
+    monkeypatch.chdir(folder)
+    assert main([*ARGUMENTS, "--header", header]) == 3
+    assert capsys.readouterr().err == (
+        f"buildver: error: {Path(header)}: is a name buildver keeps for its own journal, lock or temporary files; "
+        "choose another name; nothing was written\n"
+    )
+    assert state(folder) == (OLD_VERSION, None)
+    assert sorted(p.name for p in (folder / "Build").iterdir()) == ["Build.version"]
