@@ -122,8 +122,14 @@ def _path_setting(path: Path, table: Mapping[str, Any], key: str, where: str) ->
     value = _string_setting(path, table, key, where)
     if value is None:
         return None
+    if "\0" in value:
+        # No file system allows NUL in a name; Python's path functions would raise ValueError on it.
+        raise ConfigError(f"{path}: {where}{key} {value!r} contains a NUL character, which no path can hold")
     root = path.parent.resolve()
-    resolved = (root / value).resolve()
+    try:
+        resolved = (root / value).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symbolic link loop, before Python 3.13
+        raise ConfigError(f"{path}: {where}{key} {value!r} cannot be resolved ({exc})") from exc
     # A configuration file travels with the repository; it must not make buildver write elsewhere.
     if not resolved.is_relative_to(root):
         raise ConfigError(
