@@ -29,6 +29,7 @@ from buildver.depot import (
     resolve_compatible_changelist,
 )
 from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
+from buildver.vcs import repository_writes
 
 __all__ = [
     "UpdatePlan",
@@ -190,7 +191,7 @@ def update_local(
         outputs = None
         if not dry_run and environment.get("GITHUB_OUTPUT"):
             outputs = stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"])))
-        with version_file_lock(version_path, write=not dry_run) as journal:
+        with version_file_lock(version_path, write=not dry_run) as journal, repository_writes(allowed=not dry_run):
             version_file = load_build_version(version_path)
             plan = plan_update(version_file, request, config=config, environment=environment)
             if journal is None:

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from conftest import GitRepository
 
 from buildver.build_version import parse_build_version
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX, recover
@@ -403,3 +404,24 @@ def test_a_header_named_like_buildvers_journal_lock_or_temporary_files_is_refuse
     )
     assert state(folder) == (OLD_VERSION, None)
     assert sorted(p.name for p in (folder / "Build").iterdir()) == ["Build.version"]
+
+
+# -- a dry run writes nothing, not even into .git ------------------------------------------------------------------
+
+
+def tree_snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_dry_run_counting_commits_writes_nothing_into_the_repository(
+    git_repository: GitRepository, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = git_repository("Game", commits=4)
+    fresh_tree(root)
+    monkeypatch.chdir(root)
+    before = tree_snapshot(root)
+    assert main(["update-local", "--dry-run", "-f", "Build/Build.version", "--branch", "B"]) == 0
+    assert '+\t"Changelist": 4,' in capsys.readouterr().out
+    assert tree_snapshot(root) == before  # .git included: no commit-graph, nothing else
+    assert main(["update-local", "-f", "Build/Build.version", "--branch", "B", "--skip-header"]) == 0
+    assert (root / ".git" / "objects" / "info" / "commit-graphs" / "commit-graph-chain").is_file()
