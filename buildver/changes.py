@@ -27,6 +27,7 @@ from buildver.reading import NotRegularFileError, read_regular_file
 
 __all__ = [
     "FileChange",
+    "apply_change_alone",
     "apply_changes",
     "is_reserved_name",
     "locked",
@@ -77,10 +78,13 @@ class FileChange:
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
+_RANDOM_BYTES = 6
+
+
 def _random_name() -> str:
     # os.urandom rather than the secrets module: as unpredictable, and without importing random and friends
     # on every run's start-up.
-    return os.urandom(6).hex()
+    return os.urandom(_RANDOM_BYTES).hex()
 
 
 def _diff_name(side: str, path: Path) -> str:
@@ -251,7 +255,7 @@ def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:
         old = read_existing(path)
     except OSError as exc:
         raise WriteError(f"{path}: cannot read ({exc.strerror})") from exc
-    return bool(apply_changes([FileChange(path, old, data)], force=force))
+    return apply_change_alone(FileChange(path, old, data), force=force)
 
 
 def _check_target(change: FileChange, force: bool) -> int:
@@ -355,13 +359,46 @@ def _fsync_folder(folder: Path) -> None:
 
 
 def remove_leftovers(folder: Path, name: str | None = None) -> list[Path]:
-    """Remove temporary files a killed run left in ``folder`` (only those of the file ``name``, when given)."""
+    """Remove temporary and backup files a killed run left in ``folder`` (only those of the file ``name``, when given).
+
+    Call it under the folder's lock: another run's temporaries are not leftovers while that run is alive.
+    """
+    try:
+        entries = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return []
     removed = []
-    for leftover in folder.glob(f".{name or ''}*{TEMP_SUFFIX}"):
-        with contextlib.suppress(FileNotFoundError):
-            leftover.unlink()
-            removed.append(leftover)
+    for entry in entries:
+        if _is_leftover(entry, name):
+            with contextlib.suppress(FileNotFoundError):
+                (folder / entry).unlink()
+                removed.append(folder / entry)
     return removed
+
+
+def _is_leftover(entry: str, name: str | None) -> bool:
+    """Whether ``entry`` is a temporary (``.NAME.RANDOM.buildver-tmp``) or backup (``…RANDOM.backup…``) file.
+
+    With ``name``, only those of that file: ``.Build.version.orig.….buildver-tmp`` belongs to another file.
+    """
+    if not (entry.startswith(".") and entry.endswith(TEMP_SUFFIX)):
+        return False
+    if name is None:
+        return True
+    stem, _, token = entry[1 : -len(TEMP_SUFFIX)].removesuffix(".backup").rpartition(".")
+    return stem == name and len(token) == 2 * _RANDOM_BYTES and all(c in "0123456789abcdef" for c in token)
+
+
+def apply_change_alone(change: FileChange, *, force: bool = False) -> bool:
+    """Write one file atomically under its folder's lock, first removing what killed runs left of it.
+
+    For files written one by one (data documents): a run killed while writing leaves a temporary or backup file
+    beside the document, and the next run that writes the document removes it. Returns whether it was written.
+    """
+    folder = change.path.parent
+    with locked(folder):
+        remove_leftovers(folder, change.path.name)
+        return bool(apply_changes([change], force=force))
 
 
 @contextlib.contextmanager

@@ -108,6 +108,7 @@ def upgrade_command(
                 plan = plan_upgrade(schema, path, options=options)
                 if not plan.changed:
                     if not dry_run:
+                        plan.remove_leftovers()
                         print(f"{path}: up to date")
                     continue
                 if dry_run:

@@ -195,3 +195,12 @@ def test_a_target_named_like_buildvers_own_files_is_refused(tmp_path: Path, name
 def test_names_that_only_resemble_buildvers_own_are_written(tmp_path: Path, name: str) -> None:
     assert write_atomic(tmp_path / name, b"new")
     assert (tmp_path / name).read_bytes() == b"new"
+
+
+def test_remove_leftovers_of_one_file_spares_those_of_files_with_longer_names(tmp_path: Path) -> None:
+    mine = [f".Build.version.0123456789ab{TEMP_SUFFIX}", f".Build.version.ba9876543210.backup{TEMP_SUFFIX}"]
+    others = [f".Build.version.orig.0123456789ab{TEMP_SUFFIX}", f".Build.versions.0123456789ab{TEMP_SUFFIX}"]
+    for name in [*mine, *others, "Build.version"]:
+        (tmp_path / name).write_bytes(b"x")
+    assert sorted(p.name for p in remove_leftovers(tmp_path, "Build.version")) == sorted(mine)
+    assert sorted(os.listdir(tmp_path)) == sorted([*others, "Build.version"])

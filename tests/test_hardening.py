@@ -12,9 +12,10 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -50,23 +51,85 @@ def child_environment() -> dict[str, str]:
     return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
 
 
-def test_sigkill_at_any_point_leaves_old_or_new_files_and_the_next_run_recovers(tmp_path: Path) -> None:
-    reference = fresh_tree(tmp_path / "reference")
-    subprocess.run([sys.executable, str(HARNESS), "0", *ARGUMENTS], cwd=reference, check=True, capture_output=True)
-    counted = subprocess.run(
-        [sys.executable, str(HARNESS), "0", *ARGUMENTS],
-        cwd=fresh_tree(tmp_path / "count"),
-        check=True,
-        capture_output=True,
-        text=True,
-        env=child_environment(),
-    )
+@dataclass(frozen=True)
+class CrashScenario:
+    """A command to kill at every step: how to lay out its files in a trial folder, and which files it writes."""
+
+    name: str
+    arguments: list[str]
+    layout: Callable[[Path], Path]  # makes the files in the trial folder; returns the folder to run in
+    written: Callable[[Path], tuple[bytes | None, ...]]  # the written files' contents (None: absent)
+    journal: str | None  # the recovery journal, relative to the trial folder, for a command writing several files
+    random_trials: int
+
+
+def project_with_header_outside(folder: Path) -> Path:
+    (folder / "out").mkdir(parents=True)
+    return fresh_tree(folder / "project")
+
+
+def document_folder(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    shutil.copyfile(ROCK_DOCUMENT, folder / "document.json")
+    return folder
+
+
+def contents(*relative: str) -> Callable[[Path], tuple[bytes | None, ...]]:
+    def read(folder: Path) -> tuple[bytes | None, ...]:
+        return tuple((folder / path).read_bytes() if (folder / path).exists() else None for path in relative)
+
+    return read
+
+
+ROCK_DOCUMENT = Path(__file__).resolve().parents[1] / "examples" / "data" / "rock.json"
+ASSET_SCHEMA = f"{Path(__file__).resolve().parents[1] / 'examples' / 'asset_schema.py'}:SCHEMA"
+CRASH_SCENARIOS = [
+    CrashScenario(
+        "update-local",
+        ARGUMENTS,
+        fresh_tree,
+        contents("Build/Build.version", "Build/BuildVersion.h"),
+        f"Build/{JOURNAL_NAME}",
+        TRIALS,
+    ),
+    CrashScenario(
+        "data upgrade",
+        ["data", "upgrade", "--schema", ASSET_SCHEMA, "document.json"],
+        document_folder,
+        contents("document.json"),
+        None,
+        40,
+    ),
+]
+
+
+@pytest.mark.parametrize("scenario", CRASH_SCENARIOS, ids=[scenario.name for scenario in CRASH_SCENARIOS])
+def test_sigkill_at_any_point_leaves_old_or_new_files_and_the_next_run_recovers(
+    tmp_path: Path, scenario: CrashScenario
+) -> None:
+    def run_harness(cwd: Path, kill_at: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(HARNESS), str(kill_at), *scenario.arguments],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            env=child_environment(),
+            check=False,
+        )
+
+    reference = tmp_path / "reference"
+    counted = run_harness(scenario.layout(reference), 0)
+    assert counted.returncode == 0, counted.stderr
     steps = int(counted.stderr.strip().rsplit("steps=", 1)[1])
-    old, new = (OLD_VERSION, None), state(reference)
+    before = tmp_path / "before"
+    scenario.layout(before)
+    old, new = scenario.written(before), scenario.written(reference)
+    assert old != new
+    timed = tmp_path / "time"
     start = time.perf_counter()
     subprocess.run(
-        [sys.executable, "-m", "buildver", *ARGUMENTS],
-        cwd=fresh_tree(tmp_path / "time"),
+        [sys.executable, "-m", "buildver", *scenario.arguments],
+        cwd=scenario.layout(timed),
         check=True,
         capture_output=True,
         env=child_environment(),
@@ -75,23 +138,18 @@ def test_sigkill_at_any_point_leaves_old_or_new_files_and_the_next_run_recovers(
     generator = random.Random(20261121)
     # Every file-system step of the write, then random instants over the whole run (start-up included).
     plans: list[tuple[str, float]] = [("step", float(k)) for k in range(1, steps + 1)]
-    plans += [("time", generator.uniform(0, runtime * 1.1)) for _ in range(TRIALS - len(plans))]
+    plans += [("time", generator.uniform(0, runtime * 1.1)) for _ in range(max(scenario.random_trials - steps, 0))]
 
     def trial(index: int, plan: tuple[str, float]) -> str:
-        folder = fresh_tree(tmp_path / f"trial-{index}")
+        folder = tmp_path / f"trial-{index}"
+        cwd = scenario.layout(folder)
         kind, point = plan
         if kind == "step":
-            subprocess.run(
-                [sys.executable, str(HARNESS), str(int(point)), *ARGUMENTS],
-                cwd=folder,
-                capture_output=True,
-                env=child_environment(),
-                check=False,
-            )
+            run_harness(cwd, int(point))
         else:
             process = subprocess.Popen(
-                [sys.executable, "-m", "buildver", *ARGUMENTS],
-                cwd=folder,
+                [sys.executable, "-m", "buildver", *scenario.arguments],
+                cwd=cwd,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 env=child_environment(),
@@ -99,21 +157,20 @@ def test_sigkill_at_any_point_leaves_old_or_new_files_and_the_next_run_recovers(
             time.sleep(point)
             process.send_signal(signal.SIGKILL)
             process.wait()
-        version, header = state(folder)
-        assert version in (old[0], new[0]), f"trial {index}: Build.version is neither old nor new"
-        assert header in (old[1], new[1]), f"trial {index}: the header is neither absent nor new"
-        journal = folder / "Build" / JOURNAL_NAME
-        outcome = "old" if (version, header) == old else "new" if (version, header) == new else "mixed"
-        if outcome == "mixed":
-            # Killed between the two renames: the journal records the commit, and recovery finishes it.
-            assert journal.exists(), f"trial {index}: mixed files without a recovery journal"
-        recover(journal)
-        assert state(folder) in (old, new), f"trial {index}: files from different states after recovery"
+        written = scenario.written(folder)
+        for position, value in enumerate(written):
+            assert value in (old[position], new[position]), f"trial {index}: file {position} is neither old nor new"
+        outcome = "old" if written == old else "new" if written == new else "mixed"
+        if scenario.journal is not None:
+            journal = folder / scenario.journal
+            # Killed between two renames: the journal records the commit, and recovery finishes or undoes it.
+            assert outcome != "mixed" or journal.exists(), f"trial {index}: mixed files without a recovery journal"
+            recover(journal)
+            assert scenario.written(folder) in (old, new), f"trial {index}: files from different states after recovery"
+        os.chdir(cwd)
+        assert main(scenario.arguments) == 0, f"trial {index}: the next run failed"
+        assert scenario.written(folder) == new, f"trial {index}: the next run did not write the new files"
         assert strays(folder) == [], f"trial {index}: stray files {strays(folder)}"
-        os.chdir(folder)
-        assert main(ARGUMENTS) == 0, f"trial {index}: the next run failed"
-        assert state(folder) == new
-        assert strays(folder) == []
         return outcome
 
     cwd = Path.cwd()
@@ -121,10 +178,10 @@ def test_sigkill_at_any_point_leaves_old_or_new_files_and_the_next_run_recovers(
         outcomes = Counter(trial(index, plan) for index, plan in enumerate(plans))
     finally:
         os.chdir(cwd)
-    assert sum(outcomes.values()) >= 200
+    assert sum(outcomes.values()) >= scenario.random_trials
     assert outcomes["old"] > 0  # the kills really landed before and after the write
     assert outcomes["new"] > 0
-    print(f"\ncrash trials: {dict(outcomes)} ({steps} write steps, run {runtime * 1000:.0f} ms)")
+    print(f"\ncrash trials, {scenario.name}: {dict(outcomes)} ({steps} write steps, run {runtime * 1000:.0f} ms)")
 
 
 def run_concurrently(folder: Path, changelists: list[int]) -> list[subprocess.CompletedProcess[str]]:

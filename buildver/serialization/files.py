@@ -11,7 +11,7 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
-from buildver.changes import FileChange, apply_changes, write_atomic
+from buildver.changes import FileChange, apply_change_alone, locked, remove_leftovers, write_atomic
 from buildver.errors import DocumentError
 from buildver.reading import read_regular_file
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
@@ -171,9 +171,22 @@ class UpgradePlan:
         """A unified diff from the file to the upgraded document."""
         return self.change.diff()
 
+    def remove_leftovers(self) -> list[Path]:
+        """Remove what a killed upgrade of this document left beside it (a temporary or backup file), if anything.
+
+        An upgrade killed after its rename leaves the document up to date, so the next run writes nothing and
+        calls this instead.
+        """
+        folder = self.path.parent
+        with locked(folder):
+            return remove_leftovers(folder, self.path.name)
+
     def apply(self, *, force: bool = False) -> None:
-        """Write the upgraded document atomically; refused if the file changed since it was read."""
-        apply_changes([self.change], force=force)
+        """Write the upgraded document atomically; refused if the file changed since it was read.
+
+        What a killed upgrade of the same document left beside it (a temporary or backup file) is removed first.
+        """
+        apply_change_alone(self.change, force=force)
 
 
 def plan_upgrade(schema: Schema, path: Path, *, options: LoadOptions | None = None) -> UpgradePlan:
