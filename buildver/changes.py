@@ -121,8 +121,8 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         for change in pending:
             backups.append(_link_backup(change.path) if change.old is not None else None)
         if journal is not None and len(pending) > 1:
-            _write_journal(journal, pending, temps)
-            committed = True  # from here on, a killed run is rolled forward by the next one
+            _write_journal(journal, pending, temps, backups)
+            committed = True  # from here on, a killed run is finished or undone by the next one
         for index, (change, temp, mode) in enumerate(zip(pending, temps, modes, strict=True)):
             if os.name == "nt" and change.old is not None and force:
                 os.chmod(change.path, mode)  # Windows refuses to replace a read-only file
@@ -158,49 +158,114 @@ def _digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def _write_journal(journal: Path, pending: Sequence[FileChange], temps: Sequence[Path]) -> None:
+def _write_journal(
+    journal: Path, pending: Sequence[FileChange], temps: Sequence[Path], backups: Sequence[Path | None]
+) -> None:
     entries = [
-        {"target": str(change.path.absolute()), "temp": str(temp.absolute()), "old": _digest(change.old)}
-        for change, temp in zip(pending, temps, strict=True)
+        {
+            "target": str(change.path.absolute()),
+            "temp": str(temp.absolute()),
+            "old": _digest(change.old),
+            "new": _digest(change.new),
+            "backup": None if backup is None else str(backup.absolute()),
+        }
+        for change, temp, backup in zip(pending, temps, backups, strict=True)
     ]
     # The journal itself is written atomically: it is either complete or absent.
-    temp = _write_temp(journal, json.dumps({"buildver-journal": 1, "entries": entries}).encode(), 0o644)
+    document = {"buildver-journal": JOURNAL_VERSION, "entries": entries}
+    temp = _write_temp(journal, json.dumps(document).encode(), 0o644)
     os.replace(temp, journal)
     _fsync_folder(journal.parent)
 
 
-def recover(journal: Path) -> list[Path]:
-    """Finish the renames a killed run recorded in ``journal``, then remove its temporary files.
+JOURNAL_VERSION = 2
+"""2 records each target's new digest and backup, so that recovery can also undo; 1 (older runs) cannot."""
 
-    A target is only replaced while it still holds the content the killed run read; a file someone changed
-    since is left as it is. Returns the targets that were completed.
+
+@dataclass(frozen=True, slots=True)
+class _JournalEntry:
+    target: Path
+    temp: Path
+    old: str | None
+    new: str | None  # None in a version 1 journal
+    backup: Path | None
+    trusted: bool
+    """The target lies inside the project: recovery may write it. Targets outside are never written."""
+
+    @property
+    def renamed(self) -> bool:
+        """Whether the killed run had already renamed its temporary file over the target."""
+        return not (self.temp.is_file() and not self.temp.is_symlink())
+
+
+def recover(journal: Path) -> list[Path]:
+    """Finish, or undo, the renames a killed run recorded in ``journal``; then remove its temporary files.
+
+    The journal lies in a folder anyone may commit to, so recovery writes only targets inside the project (the
+    folder holding the journal's folder), never one outside it, even one a user named on the command line
+    (``--header ../out/Version.h``, which the README allows): nothing in the journal can prove that a user asked
+    for it. So:
+
+    - when every rename still to do is inside the project, they are done (rolled forward);
+    - otherwise, when every rename already done is inside the project, those are undone from the backups the
+      journal records (rolled back), and the targets outside keep their old content;
+    - otherwise (several targets outside, some renamed and some not) nothing is changed and the error says so.
+
+    A target is only written while it holds the content recovery expects (the old one to roll forward, the new
+    one to roll back); a file someone changed since is left as it is. Returns the targets written.
     """
-    folders = {journal.parent}
-    completed: list[Path] = []
     entries = _read_journal(journal)
+    folders = {journal.parent}
+    written: list[Path] = []
     if entries is not None:
-        for target, temp, old in entries:
-            folders.add(target.parent)
-            if not temp.is_file() or temp.is_symlink():
-                continue  # already renamed before the run was killed
-            if _digest(read_regular_file(target)) == old:
-                os.replace(temp, target)
-                completed.append(target)
+        trusted_folders = {entry.target.parent for entry in entries if entry.trusted}
+        folders |= trusted_folders
+        to_finish = [entry for entry in entries if not entry.renamed]
+        done = [entry for entry in entries if entry.renamed]
+        if all(entry.trusted for entry in to_finish):
+            for entry in to_finish:
+                if _digest(read_regular_file(entry.target)) == entry.old:
+                    os.replace(entry.temp, entry.target)
+                    written.append(entry.target)
+        elif all(entry.trusted and entry.new is not None for entry in done):
+            for entry in done:
+                written += _undo(entry)
+        else:
+            outside = next(entry.target for entry in entries if not entry.trusted)
+            raise WriteError(
+                f"{journal}: a killed run's changes can be neither finished nor undone without writing {outside}, "
+                "outside the project; check the files the journal names, then remove it"
+            )
         for folder in folders:
             _fsync_folder(folder)
         journal.unlink()
         _fsync_folder(journal.parent)
     for folder in folders:
         remove_leftovers(folder)
-    return completed
+    return written
 
 
-def _read_journal(journal: Path) -> list[tuple[Path, Path, str | None]] | None:
-    """The journal's ``(target, temporary file, digest of the old content)`` entries, or None when there is none.
+def _undo(entry: _JournalEntry) -> list[Path]:
+    """Put back the content a renamed target had before the killed run (from its backup), or remove a new file."""
+    if _digest(read_regular_file(entry.target)) != entry.new:
+        return []  # changed by someone since: theirs
+    if entry.backup is None:
+        if entry.old is None:
+            entry.target.unlink()
+            return [entry.target]
+        return []
+    if not entry.backup.is_file() or entry.backup.is_symlink():
+        return []
+    os.replace(entry.backup, entry.target)
+    return [entry.target]
+
+
+def _read_journal(journal: Path) -> list[_JournalEntry] | None:
+    """The journal's entries, or None when there is none.
 
     The journal lies in a folder anyone may commit to, so it is trusted no further than buildver writes it: each
-    temporary file sits beside its target under buildver's own name for it, and every target lies inside the
-    folder that holds the journal's folder (the project or engine root).
+    temporary and backup file sits beside its target under buildver's own name for it, and a target is marked
+    trusted only when it lies inside the folder that holds the journal's folder (the project or engine root).
     """
     try:
         data = read_regular_file(journal)
@@ -211,25 +276,36 @@ def _read_journal(journal: Path) -> list[tuple[Path, Path, str | None]] | None:
     root = journal.parent.parent.resolve()
     try:
         document = json.loads(data)
-        if not isinstance(document, dict) or document.get("buildver-journal") != 1:
+        if not isinstance(document, dict) or document.get("buildver-journal") not in (1, JOURNAL_VERSION):
             raise ValueError("not a buildver journal")
         entries = []
         for entry in document["entries"]:
-            target, temp, old = Path(entry["target"]), Path(entry["temp"]), entry["old"]
-            if old is not None and not isinstance(old, str):
-                raise ValueError(f"the digest of {target} is not text")
-            if temp.parent != target.parent or not (
-                temp.name.startswith(f".{target.name}.") and temp.name.endswith(TEMP_SUFFIX)
-            ):
+            target, temp = Path(entry["target"]), Path(entry["temp"])
+            old, new = entry["old"], entry.get("new")
+            backup = None if entry.get("backup") is None else Path(entry["backup"])
+            if any(digest is not None and not isinstance(digest, str) for digest in (old, new)):
+                raise ValueError(f"a digest of {target} is not text")
+            if not _names_a_file_of(temp, target, backup=False):
                 raise ValueError(f"{temp} is not a temporary file of {target}")
-            if not target.resolve().is_relative_to(root):
-                raise ValueError(f"{target} lies outside {root}")
-            entries.append((target, temp, old))
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+            if backup is not None and not _names_a_file_of(backup, target, backup=True):
+                raise ValueError(f"{backup} is not a backup of {target}")
+            trusted = target.is_absolute() and target.resolve().is_relative_to(root)
+            entries.append(_JournalEntry(target, temp, old, new, backup, trusted))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OSError, RuntimeError) as exc:
         raise WriteError(
             f"{journal}: unreadable recovery journal ({exc}); remove it after checking the files it names"
         ) from exc
     return entries
+
+
+def _names_a_file_of(path: Path, target: Path, *, backup: bool) -> bool:
+    """Whether ``path`` sits beside ``target`` under buildver's name for its temporary (or backup) file."""
+    return (
+        path.parent == target.parent
+        and path.name.endswith(TEMP_SUFFIX)
+        and _is_leftover(path.name, target.name)
+        and path.name.endswith(".backup" + TEMP_SUFFIX) == backup
+    )
 
 
 @contextlib.contextmanager

@@ -155,9 +155,89 @@ def test_a_planted_journal_cannot_move_files_outside_the_project(tmp_path: Path)
     temp.write_bytes(b"attacker")
     entry = {"target": str(victim), "temp": str(temp), "old": hashlib.sha256(b"precious").hexdigest()}
     journal.write_text(json.dumps({"buildver-journal": 1, "entries": [entry]}))
-    with pytest.raises(WriteError, match="lies outside"):
-        recover(journal)
+    assert recover(journal) == []  # nothing outside is written: the "transaction" is undone instead
     assert victim.read_bytes() == b"precious"
+    assert temp.read_bytes() == b"attacker"  # nor removed: recovery touches nothing outside the project
+    assert not journal.exists()
+
+
+def sha(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def killed_transaction(
+    tmp_path: Path, targets: list[Path], renamed: int, *, olds: list[bytes | None] | None = None
+) -> Path:
+    """What a run killed after ``renamed`` renames leaves: the journal, temporaries, backups, some targets new."""
+    journal = tmp_path / "project" / "Build" / JOURNAL_NAME
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for index, target in enumerate(targets):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        old = None if olds is None else olds[index]
+        new = b"new " + target.name.encode()
+        temp = target.with_name(f".{target.name}.{index:012x}{TEMP_SUFFIX}")
+        backup = None
+        if old is not None:
+            target.write_bytes(old)
+            backup = target.with_name(f".{target.name}.{index:012x}.backup{TEMP_SUFFIX}")
+            os.link(target, backup)
+        if index < renamed:
+            target.write_bytes(new)
+            if backup is not None:  # os.replace made the target a new file: the backup keeps the old one
+                backup.unlink()
+                backup.write_bytes(old or b"")
+        else:
+            temp.write_bytes(new)
+        entries.append(
+            {
+                "target": str(target),
+                "temp": str(temp),
+                "old": sha(old),
+                "new": sha(new),
+                "backup": None if backup is None else str(backup),
+            }
+        )
+    journal.write_text(json.dumps({"buildver-journal": 2, "entries": entries}))
+    return journal
+
+
+def test_recovery_finishes_a_transaction_whose_target_outside_was_already_renamed(tmp_path: Path) -> None:
+    inside, outside = tmp_path / "project" / "Build" / "Build.version", tmp_path / "out" / "V.h"
+    # The header outside was renamed first; Build.version's rename was still to do.
+    journal = killed_transaction(tmp_path, [outside, inside], renamed=1, olds=[None, b"old version"])
+    assert recover(journal) == [inside]
+    assert (inside.read_bytes(), outside.read_bytes()) == (b"new Build.version", b"new V.h")
+    assert not journal.exists()
+    assert sorted(os.listdir(inside.parent)) == ["Build.version"]
+
+
+def test_recovery_undoes_a_transaction_whose_target_outside_was_not_renamed_yet(tmp_path: Path) -> None:
+    inside, outside = tmp_path / "project" / "Build" / "Build.version", tmp_path / "out" / "V.h"
+    journal = killed_transaction(tmp_path, [inside, outside], renamed=1, olds=[b"old version", b"old header"])
+    assert recover(journal) == [inside]
+    assert (inside.read_bytes(), outside.read_bytes()) == (b"old version", b"old header")  # all old again
+    assert not journal.exists()
+    assert sorted(os.listdir(inside.parent)) == ["Build.version"]
+    # The outside folder is not cleaned by recovery (the next run naming that header removes its leftovers).
+    assert (outside.parent / f".V.h.{1:012x}{TEMP_SUFFIX}").exists()
+
+
+def test_recovery_undoes_a_new_file_by_removing_it(tmp_path: Path) -> None:
+    inside, outside = tmp_path / "project" / "Build" / "BuildVersion.h", tmp_path / "out" / "V.h"
+    journal = killed_transaction(tmp_path, [inside, outside], renamed=1)
+    assert recover(journal) == [inside]
+    assert not inside.exists()
+    assert not outside.exists()
+
+
+def test_recovery_that_could_only_write_outside_the_project_changes_nothing_and_says_so(tmp_path: Path) -> None:
+    first, second = tmp_path / "out" / "A.h", tmp_path / "other" / "B.h"
+    journal = killed_transaction(tmp_path, [first, second], renamed=1, olds=[b"a", b"b"])
+    with pytest.raises(WriteError, match=r"can be neither finished nor undone without writing .*A\.h, outside"):
+        recover(journal)
+    assert journal.exists()
+    assert (first.read_bytes(), second.read_bytes()) == (b"new A.h", b"b")
 
 
 def test_a_symlinked_target_is_refused_and_the_file_it_names_kept(tmp_path: Path) -> None:

@@ -92,6 +92,15 @@ CRASH_SCENARIOS = [
         f"Build/{JOURNAL_NAME}",
         TRIALS,
     ),
+    # A header outside the project (as the README allows): the journal names a target it cannot trust.
+    CrashScenario(
+        "header outside the project",
+        [*ARGUMENTS, "--header", "../out/V.h"],
+        project_with_header_outside,
+        contents("project/Build/Build.version", "out/V.h"),
+        f"project/Build/{JOURNAL_NAME}",
+        60,
+    ),
     CrashScenario(
         "data upgrade",
         ["data", "upgrade", "--schema", ASSET_SCHEMA, "document.json"],
