@@ -492,3 +492,20 @@ def test_a_dry_run_counting_commits_writes_nothing_into_the_repository(
     assert tree_snapshot(root) == before  # .git included: no commit-graph, nothing else
     assert main(["update-local", "-f", "Build/Build.version", "--branch", "B", "--skip-header"]) == 0
     assert (root / ".git" / "objects" / "info" / "commit-graphs" / "commit-graph-chain").is_file()
+
+
+@NEEDS_POSIX_SPECIAL_FILES
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_teamcity_properties_file_that_is_a_fifo_or_a_device_is_ignored_not_waited_for(
+    tmp_path: Path, kind: str
+) -> None:
+    properties = special_file(kind, tmp_path / "build.properties")
+    script = (
+        "import sys; from buildver.depot import ci_branch\n"
+        "print(ci_branch(dict(argument.split('=', 1) for argument in sys.argv[1:])))"
+    )
+    arguments = ["TEAMCITY_VERSION=2025.11", f"TEAMCITY_BUILD_PROPERTIES_FILE={properties}"]
+    result = subprocess.run(
+        [sys.executable, "-c", script, *arguments], capture_output=True, text=True, timeout=HANG_LIMIT, check=True
+    )
+    assert result.stdout == "None\n"

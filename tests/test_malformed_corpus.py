@@ -2,10 +2,10 @@
 
 Each file in the corpus is put where buildver reads that format, and the command that reads it is run. The
 expected exit code and a part of the one-line message are in ``cases.tsv``. Formats a command reads as one
-input (Build.version, headers, settings, documents, recovery journals) fail with one ``buildver: error:`` line on stderr; formats
-the guard reports file by file (packages, ``.modules`` manifests, ``DefaultEngine.ini``) give one finding line
-on stdout followed by the guard's summary. Package inputs are stored as ``.bin`` (synthetic, built with
-``tests/package_builder.py``) and staged as ``.uasset``.
+input (Build.version, headers, settings, documents, recovery journals) fail with one ``buildver: error:`` line
+on stderr; formats the guard reports file by file (packages, ``.modules`` manifests, ``DefaultEngine.ini``) give
+one finding line on stdout followed by the guard's summary. Package inputs are stored as ``.bin`` (synthetic,
+built with ``tests/package_builder.py``) and staged as ``.uasset``.
 """
 
 from __future__ import annotations
