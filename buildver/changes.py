@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from buildver.errors import LockTimeoutError, WriteError
 from buildver.reading import NotRegularFileError, read_regular_file
@@ -32,6 +33,7 @@ __all__ = [
     "apply_changes",
     "is_reserved_name",
     "locked",
+    "open_for_append",
     "read_existing",
     "recover",
     "remove_leftovers",
@@ -324,6 +326,33 @@ def read_existing(path: Path) -> bytes | None:
     Only regular files are read: a FIFO or a device raises NotRegularFileError instead of blocking or never ending.
     """
     return read_regular_file(path)
+
+
+def open_for_append(path: Path) -> BinaryIO:
+    """A regular file opened for appending (and reading), created when absent: for logs such as GITHUB_OUTPUT.
+
+    Appending cannot be atomic, so this is for files that only ever grow. A FIFO or a device (``/dev/full``)
+    raises NotRegularFileError before anything is written, like every other target: a FIFO could block, and a
+    device would fail only after the run's other files were written.
+    """
+    name = os.fspath(path)
+    try:
+        mode = os.stat(name).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):  # a folder fails to open, with the system's words
+            read_regular_file(name)  # raises the error that names what the path is
+    except FileNotFoundError:
+        pass
+    except ValueError:
+        raise OSError(errno.EINVAL, "the path contains a NUL character", name) from None
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(name, flags | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # swapped since the stat
+            raise NotRegularFileError(errno.EINVAL, "not a regular file", name)
+        return os.fdopen(descriptor, "a+b")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:

@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import BinaryIO
 
 from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version
-from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers, transaction
+from buildver.changes import (
+    FileChange,
+    apply_changes,
+    locked,
+    open_for_append,
+    read_existing,
+    remove_leftovers,
+    transaction,
+)
 from buildver.config import Config
 from buildver.depot import (
     Repository,
@@ -240,7 +248,7 @@ def github_output(record: BuildVersion) -> str:
 def _open_github_output(path: Path) -> BinaryIO:
     """The file GitHub Actions names in ``GITHUB_OUTPUT``, opened for appending (and reading its last byte)."""
     try:
-        return path.open("a+b")
+        return open_for_append(path)  # refuses a FIFO or a device before anything is written
     except OSError as exc:
         raise WriteError(f"{path}: cannot append to GITHUB_OUTPUT ({exc.strerror}); nothing was written") from exc
 

@@ -509,3 +509,29 @@ def test_a_teamcity_properties_file_that_is_a_fifo_or_a_device_is_ignored_not_wa
         [sys.executable, "-c", script, *arguments], capture_output=True, text=True, timeout=HANG_LIMIT, check=True
     )
     assert result.stdout == "None\n"
+
+
+@NEEDS_POSIX_SPECIAL_FILES
+@pytest.mark.parametrize(
+    ("kind", "expected"), [("fifo", "a FIFO"), ("full", "a character device"), ("zero", "a character device")]
+)
+def test_a_github_output_that_is_a_fifo_or_a_device_is_refused_before_anything_is_written(
+    tmp_path: Path, kind: str, expected: str
+) -> None:
+    folder = fresh_tree(tmp_path / "tree")
+    outputs = special_file(kind, tmp_path / "outputs")
+    result = subprocess.run(
+        [sys.executable, "-m", "buildver", *ARGUMENTS],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=HANG_LIMIT,
+        env={**child_environment(), "GITHUB_OUTPUT": str(outputs)},
+        check=False,
+    )
+    assert result.returncode == 3, result.stderr
+    assert result.stderr == (
+        f"buildver: error: {outputs}: cannot append to GITHUB_OUTPUT (not a regular file but {expected}); "
+        "nothing was written\n"
+    )
+    assert state(folder) == (OLD_VERSION, None)
