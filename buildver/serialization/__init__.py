@@ -17,7 +17,15 @@ from buildver.serialization.document import (
     save,
     upgrade_patch,
 )
-from buildver.serialization.files import UpgradePlan, dumps, inspect_file, load_file, plan_upgrade, save_file
+from buildver.serialization.files import (
+    UpgradePlan,
+    dumps,
+    inspect_file,
+    load_file,
+    plan_upgrade,
+    remove_upgrade_leftovers,
+    save_file,
+)
 from buildver.serialization.header import (
     HEADER_FORMAT,
     DocumentVersions,
@@ -61,6 +69,7 @@ __all__ = [
     "load",
     "load_file",
     "plan_upgrade",
+    "remove_upgrade_leftovers",
     "save",
     "save_file",
     "upgrade_patch",

@@ -5,20 +5,29 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
-from buildver.changes import FileChange, apply_change_alone, locked, remove_leftovers, write_atomic
+from buildver.changes import FileChange, apply_changes, locked, remove_leftovers, write_atomic
 from buildver.errors import DocumentError
 from buildver.reading import read_regular_file
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
 from buildver.serialization.header import DocumentVersions, inspect
 from buildver.serialization.schema import Schema
 
-__all__ = ["UpgradePlan", "dumps", "inspect_file", "load_file", "plan_upgrade", "read_document", "save_file"]
+__all__ = [
+    "UpgradePlan",
+    "dumps",
+    "inspect_file",
+    "load_file",
+    "plan_upgrade",
+    "read_document",
+    "remove_upgrade_leftovers",
+    "save_file",
+]
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -171,22 +180,28 @@ class UpgradePlan:
         """A unified diff from the file to the upgraded document."""
         return self.change.diff()
 
-    def remove_leftovers(self) -> list[Path]:
-        """Remove what a killed upgrade of this document left beside it (a temporary or backup file), if anything.
-
-        An upgrade killed after its rename leaves the document up to date, so the next run writes nothing and
-        calls this instead.
-        """
-        folder = self.path.parent
-        with locked(folder):
-            return remove_leftovers(folder, self.path.name)
-
     def apply(self, *, force: bool = False) -> None:
-        """Write the upgraded document atomically; refused if the file changed since it was read.
+        """Write the upgraded document atomically; refused if the file changed since it was read."""
+        # Under the folder's lock, so that another run's remove_upgrade_leftovers never takes the live temporary file.
+        with locked(self.path.parent):
+            apply_changes([self.change], force=force)
 
-        What a killed upgrade of the same document left beside it (a temporary or backup file) is removed first.
-        """
-        apply_change_alone(self.change, force=force)
+
+def remove_upgrade_leftovers(paths: Iterable[Path]) -> list[Path]:
+    """Remove what killed runs left beside these documents (temporary and backup files); return what was removed.
+
+    Each folder is listed once, under its lock, however many documents it holds; only the leftovers of the given
+    documents are removed. A folder that does not exist is skipped (the document's own error says so later).
+    """
+    names_by_folder: dict[Path, set[str]] = {}
+    for path in paths:
+        names_by_folder.setdefault(path.parent, set()).add(path.name)
+    removed: list[Path] = []
+    for folder, names in names_by_folder.items():
+        if folder.is_dir():
+            with locked(folder):
+                removed += remove_leftovers(folder, names)
+    return removed
 
 
 def plan_upgrade(schema: Schema, path: Path, *, options: LoadOptions | None = None) -> UpgradePlan:
