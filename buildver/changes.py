@@ -19,7 +19,7 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -29,7 +29,6 @@ from buildver.reading import NotRegularFileError, read_regular_file
 
 __all__ = [
     "FileChange",
-    "apply_change_alone",
     "apply_changes",
     "is_reserved_name",
     "locked",
@@ -218,6 +217,16 @@ def recover(journal: Path) -> list[Path]:
     one to roll back); a file someone changed since is left as it is. Returns the targets written.
     """
     entries = _read_journal(journal)
+    try:
+        return _recover(journal, entries)
+    except OSError as exc:
+        # A target that became a folder or a FIFO, a read-only folder: the journal stays for a later run.
+        raise WriteError(
+            f"{journal}: cannot finish or undo a killed run's changes ({exc.filename}: {exc.strerror or exc})"
+        ) from exc
+
+
+def _recover(journal: Path, entries: list[_JournalEntry] | None) -> list[Path]:
     folders = {journal.parent}
     written: list[Path] = []
     if entries is not None:
@@ -306,7 +315,7 @@ def _names_a_file_of(path: Path, target: Path, *, backup: bool) -> bool:
     return (
         path.parent == target.parent
         and path.name.endswith(TEMP_SUFFIX)
-        and _is_leftover(path.name, target.name)
+        and _is_leftover(path.name, {target.name})
         and path.name.endswith(".backup" + TEMP_SUFFIX) == backup
     )
 
@@ -356,12 +365,18 @@ def open_for_append(path: Path) -> BinaryIO:
 
 
 def write_atomic(path: Path, data: bytes, *, force: bool = False) -> bool:
-    """Write one file atomically when its content differs; return whether it was written."""
+    """Write one file atomically when its content differs; return whether it was written.
+
+    It takes the folder's lock: do not call it while holding that lock (a second lock from the same process
+    waits for the first, until the timeout).
+    """
     try:
         old = read_existing(path)
     except OSError as exc:
         raise WriteError(f"{path}: cannot read ({exc.strerror})") from exc
-    return apply_change_alone(FileChange(path, old, data), force=force)
+    # Under the folder's lock, so that a run removing this file's leftovers never takes the live temporary file.
+    with locked(path.parent):
+        return bool(apply_changes([FileChange(path, old, data)], force=force))
 
 
 def _check_target(change: FileChange, force: bool) -> int:
@@ -464,47 +479,37 @@ def _fsync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def remove_leftovers(folder: Path, name: str | None = None) -> list[Path]:
-    """Remove temporary and backup files a killed run left in ``folder`` (only those of the file ``name``, when given).
+def remove_leftovers(folder: Path, name: str | Collection[str] | None = None) -> list[Path]:
+    """Remove temporary and backup files killed runs left in ``folder`` (only those of the file or files ``name``).
 
-    Call it under the folder's lock: another run's temporaries are not leftovers while that run is alive.
+    Call it under the folder's lock: another run's temporaries are not leftovers while that run is alive. The
+    folder is listed once, however many names are given.
     """
+    names = {name} if isinstance(name, str) else None if name is None else set(name)
     try:
         entries = sorted(os.listdir(folder))
     except FileNotFoundError:
         return []
     removed = []
     for entry in entries:
-        if _is_leftover(entry, name):
+        if _is_leftover(entry, names):
             with contextlib.suppress(FileNotFoundError):
                 (folder / entry).unlink()
                 removed.append(folder / entry)
     return removed
 
 
-def _is_leftover(entry: str, name: str | None) -> bool:
+def _is_leftover(entry: str, names: Collection[str] | None) -> bool:
     """Whether ``entry`` is a temporary (``.NAME.RANDOM.buildver-tmp``) or backup (``…RANDOM.backup…``) file.
 
-    With ``name``, only those of that file: ``.Build.version.orig.….buildver-tmp`` belongs to another file.
+    With ``names``, only those of these files: ``.Build.version.orig.….buildver-tmp`` belongs to another file.
     """
     if not (entry.startswith(".") and entry.endswith(TEMP_SUFFIX)):
         return False
-    if name is None:
+    if names is None:
         return True
     stem, _, token = entry[1 : -len(TEMP_SUFFIX)].removesuffix(".backup").rpartition(".")
-    return stem == name and len(token) == 2 * _RANDOM_BYTES and all(c in "0123456789abcdef" for c in token)
-
-
-def apply_change_alone(change: FileChange, *, force: bool = False) -> bool:
-    """Write one file atomically under its folder's lock, first removing what killed runs left of it.
-
-    For files written one by one (data documents): a run killed while writing leaves a temporary or backup file
-    beside the document, and the next run that writes the document removes it. Returns whether it was written.
-    """
-    folder = change.path.parent
-    with locked(folder):
-        remove_leftovers(folder, change.path.name)
-        return bool(apply_changes([change], force=force))
+    return stem in names and len(token) == 2 * _RANDOM_BYTES and all(c in "0123456789abcdef" for c in token)
 
 
 @contextlib.contextmanager

@@ -295,3 +295,15 @@ def test_remove_leftovers_of_one_file_spares_those_of_files_with_longer_names(tm
         (tmp_path / name).write_bytes(b"x")
     assert sorted(p.name for p in remove_leftovers(tmp_path, "Build.version")) == sorted(mine)
     assert sorted(os.listdir(tmp_path)) == sorted([*others, "Build.version"])
+
+
+def test_a_journal_whose_target_became_a_folder_is_one_write_error_and_stays(tmp_path: Path) -> None:
+    target = tmp_path / "project" / "Build" / "Build.version"
+    journal = killed_transaction(tmp_path, [target, target.with_name("V.h")], renamed=0, olds=[b"old", b"old h"])
+    target.unlink()
+    target.mkdir()
+    with pytest.raises(
+        WriteError, match=r"cannot finish or undo a killed run's changes \(.*Build\.version: is a folder"
+    ):
+        recover(journal)
+    assert journal.exists()
