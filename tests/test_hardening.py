@@ -535,3 +535,28 @@ def test_a_github_output_that_is_a_fifo_or_a_device_is_refused_before_anything_i
         "nothing was written\n"
     )
     assert state(folder) == (OLD_VERSION, None)
+
+
+def test_any_later_run_undoes_a_run_killed_before_renaming_its_header_outside_the_project(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    arguments = [*ARGUMENTS, "--header", "../out/V.h"]
+    for step in range(1, 40):
+        trial = tmp_path / f"step-{step}"
+        project = project_with_header_outside(trial)
+        killed = subprocess.run(
+            [sys.executable, str(HARNESS), str(step), *arguments], cwd=project, capture_output=True, check=False
+        )
+        if killed.returncode == 0:
+            pytest.fail("no kill point left Build.version new and the header outside old")
+        if (project / "Build" / JOURNAL_NAME).exists() and state(project)[0] != OLD_VERSION:
+            break
+    assert not (trial / "out" / "V.h").exists()  # Build.version new, the header outside not written yet
+    monkeypatch.chdir(project)
+    # The next run names no header outside (it writes the default one): recovery must not stop it.
+    assert main(["header", "-f", "Build/Build.version"]) == 0, capsys.readouterr().err
+    assert (project / "Build" / "Build.version").read_bytes() == OLD_VERSION  # undone: every file old
+    assert sorted(path.name for path in (project / "Build").iterdir()) == ["Build.version", "BuildVersion.h"]
+    assert main(arguments) == 0  # and the same command again finishes the job, leaving nothing behind
+    assert (trial / "out" / "V.h").is_file()
+    assert strays(trial) == []
