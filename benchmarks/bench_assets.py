@@ -1,10 +1,16 @@
-"""Benchmark ``assets scan``: package headers per second, and peak memory as the tree grows.
+"""Benchmark ``assets scan``: the command against its floor, the default ``--jobs``, the library, peak memory.
 
 Run as ``python benchmarks/bench_assets.py [--files N] [--runs R]``. It copies the real packages of
 ``../shared/fixtures/uasset/`` into a temporary tree of at least 20,000 files (folders of 200, as in a content
-tree), scans it once to warm the page cache, then prints the median rate of several scans in one process and
-with ``--jobs``, and the peak RSS of a scan of 5,000 files against one of 20,000 (each in a fresh process).
-Target (issue 4): at least 20,000 headers per second warm, and memory that stays flat as the tree grows.
+tree) and prints, all measured in one run (interleaved medians, page cache warm):
+
+- ``buildver assets scan --json`` with ``--jobs 1``, ``--jobs 2`` and the default, from a regular install
+  (``.bench-venv``, what users run), beside the floor: a separate Python process that walks the same tree and
+  opens and reads the first 4 KiB of each package (issue 15's target: ``--jobs 1`` at least 0.75x the floor);
+- the default ``--jobs`` against one and two jobs on smaller trees, around ``PARALLEL_THRESHOLD`` (it must never
+  lose to one job);
+- the library's rate in one process, and the peak RSS of a scan of 5,000 files against one of 20,000 (each in a
+  fresh process): memory must stay flat as the tree grows.
 """
 
 from __future__ import annotations
@@ -17,11 +23,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
+
+from _timing import installed, wall_times
+
+from buildver.assets import PARALLEL_THRESHOLD, default_jobs
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO.parent / "shared" / "fixtures" / "uasset"
 FILES_PER_FOLDER = 200
+SMALLER_TREES = (1_000, 4_000, 8_000)
 
 
 def build_tree(target: Path, count: int) -> list[Path]:
@@ -54,22 +66,37 @@ def time_scan(roots: list[Path], jobs: int) -> tuple[float, float, int]:
     return time.perf_counter() - start, time.process_time() - cpu_start, count
 
 
-def time_command(root: Path, jobs: int, runs: int) -> float:
-    """Median wall seconds of the command itself (start-up and JSON output included), output to /dev/null."""
-    # The sub-app in a host of its own, as buildver.cli registers it (app.add_typer(assets_app, name="assets")).
-    code = (
-        "import sys, typer; from buildver.cli_assets import assets_app; app = typer.Typer(); "
-        "app.add_typer(assets_app, name='assets'); app.callback()(lambda: None); app(sys.argv[1:])"
-    )
-    command = [sys.executable, "-c", code, "assets", "scan", str(root), "--against", ENGINE, "--json"]
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        done = subprocess.run([*command, "--jobs", str(jobs)], stdout=subprocess.DEVNULL, check=False, cwd=REPO)
-        samples.append(time.perf_counter() - start)
-        if done.returncode not in (0, 1):
-            raise SystemExit(f"the command failed with exit code {done.returncode}")
-    return statistics.median(samples)
+FLOOR_CODE = """
+import os, sys
+count = 0
+stack = [sys.argv[1]]
+while stack:
+    with os.scandir(stack.pop()) as listing:
+        for entry in listing:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.name.lower().endswith((".uasset", ".umap")):
+                fd = os.open(entry.path, os.O_RDONLY)
+                os.read(fd, 4096)
+                os.close(fd)
+                count += 1
+print(count)
+"""
+"""The floor: walk the tree, open each package and read its first 4 KiB; nothing parsed, nothing printed per file."""
+
+
+def command_medians(
+    install: tuple[str, str], root: Path, runs: int, job_counts: list[int | None], with_floor: bool
+) -> dict[str, float]:
+    """Median wall seconds of ``assets scan --json`` (output to /dev/null) for each job count, and of the floor."""
+    python, executable = install
+    scan = [executable, "assets", "scan", str(root), "--against", ENGINE, "--json"]
+    commands: dict[str, Sequence[str]] = {}
+    if with_floor:
+        commands["floor: walk, open, read 4 KiB"] = [python, "-c", FLOOR_CODE, str(root)]
+    for jobs in job_counts:
+        commands[f"--jobs {jobs}" if jobs else "default --jobs"] = scan + ([f"--jobs={jobs}"] if jobs else [])
+    return wall_times(commands, runs=runs, cwd=REPO)
 
 
 def peak_rss_child(roots: list[Path], jobs: int) -> None:
@@ -100,7 +127,7 @@ def measure_rss(roots: list[Path], jobs: int, runs: int) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--files", type=int, default=20_000, help="packages in the tree (at least 20,000)")
-    parser.add_argument("--runs", type=int, default=5, help="scans per measurement; the median is printed")
+    parser.add_argument("--runs", type=int, default=11, help="scans per measurement; the median is printed")
     parser.add_argument("--rss-child", type=int, metavar="JOBS", help=argparse.SUPPRESS)
     parser.add_argument("roots", nargs="*", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -114,7 +141,27 @@ def main(argv: list[str] | None = None) -> int:
     job_counts = sorted({2, cpus} - {1}) if cpus > 1 else [2]
     with tempfile.TemporaryDirectory(prefix="bench-assets-") as temp:
         folders = build_tree(Path(temp), count)
-        print(f"{count} packages from {FIXTURES} in {len(folders)} folders; {cpus} CPUs; median of {args.runs} runs")
+        print(f"{count} packages from {FIXTURES} in {len(folders)} folders; {cpus} CPUs; medians of {args.runs} runs")
+        print(f"load average {os.getloadavg()[0]:.1f}: the default --jobs would start {default_jobs()} process(es) now")
+        install = installed()
+        medians = command_medians(install, Path(temp), args.runs, [1, *job_counts, None], with_floor=True)
+        floor = medians["floor: walk, open, read 4 KiB"]
+        print("buildver assets scan --json, against the floor (target: --jobs 1 at least 0.75x the floor):")
+        for name, seconds in medians.items():
+            rate = count / seconds
+            print(f"  {name:<32} {seconds * 1000:7.0f} ms  {rate:>9,.0f} files/s  {floor / seconds:5.2f}x floor")
+        print(f"the default --jobs on smaller trees (processes from {PARALLEL_THRESHOLD:,} packages; never slower):")
+        for size in SMALLER_TREES:
+            with tempfile.TemporaryDirectory(prefix="bench-assets-") as smaller:
+                build_tree(Path(smaller), size)
+                medians = command_medians(install, Path(smaller), args.runs, [1, 2, None], with_floor=False)
+            one = medians["--jobs 1"]
+            print(
+                f"  {size:>6,} files: --jobs 1 {one * 1000:5.0f} ms, --jobs 2 {medians['--jobs 2'] * 1000:5.0f} ms "
+                f"({medians['--jobs 2'] / one:4.2f}x), default {medians['default --jobs'] * 1000:5.0f} ms "
+                f"({medians['default --jobs'] / one:4.2f}x)"
+            )
+        print(f"load average {os.getloadavg()[0]:.1f}: the default --jobs would start {default_jobs()} process(es) now")
         time_scan(folders, 1)  # warm the page cache
         for jobs in [1, *job_counts]:
             timings = [time_scan(folders, jobs) for _ in range(args.runs)]
@@ -123,9 +170,6 @@ def main(argv: list[str] | None = None) -> int:
             scanned = timings[0][2]
             note = f"; {scanned / cpu:,.0f}/s of this process's CPU time" if jobs == 1 else ""
             print(f"  library scan, jobs={jobs}: {scanned / seconds:>9,.0f} headers/s ({seconds:.2f} s{note})")
-        for jobs in [1, *job_counts]:
-            seconds = time_command(Path(temp), jobs, args.runs)
-            print(f"  buildver assets scan --json, jobs={jobs}: {count / seconds:>9,.0f} headers/s ({seconds:.2f} s)")
         small = folders[: 5_000 // FILES_PER_FOLDER]
         rss_runs = max(3, args.runs // 2)
         for jobs in [1, job_counts[-1]]:

@@ -33,11 +33,14 @@ __all__ = [
     "BuildVersion",
     "Field",
     "VersionFile",
+    "WriterRules",
     "find_build_version",
     "load_build_version",
     "parse_build_version",
     "render_new_file",
 ]
+
+_JSON_WHITESPACE = " \t\n\r"
 
 SEARCHED_PATHS = (Path("Build") / "Build.version", Path("Engine") / "Build" / "Build.version")
 
@@ -216,20 +219,35 @@ class VersionFile:
         folded = (member.key.lower() for member in self.layout.members)
         return frozenset(_FIELDS_BY_FOLDED_NAME[key].name for key in folded if key in _FIELDS_BY_FOLDED_NAME)
 
-    def render(self, record: BuildVersion | None = None) -> bytes:
-        """The file's bytes holding ``record``: only the values that differ are rewritten."""
+    def render(self, record: BuildVersion | None = None, writer: WriterRules | None = None) -> bytes:
+        """The file's bytes holding ``record``: only the values that differ are rewritten.
+
+        ``writer`` adds the keys a writer always writes, removes the ones it leaves out when they are empty, and
+        can end the file at its closing brace.
+        """
         record = self.record if record is None else record
         if self.layout is None:
             return render_new_file(record).encode("utf-8")
-        text = _render_changes(self.layout, self.record, record)
+        text = _render_changes(self.layout, self.record, record, writer or WriterRules())
         return (("\ufeff" if self.layout.bom else "") + text).encode("utf-8")
 
-    def change_to(self, record: BuildVersion) -> FileChange:
-        """The planned change that saves ``record`` into this file."""
+    def change_to(self, record: BuildVersion, writer: WriterRules | None = None) -> FileChange:
+        """The planned change that saves ``record`` into this file (``writer`` as for ``render``)."""
         # Imported here: reading commands (show, compare) never write, and need not load the writing machinery.
         from buildver.changes import FileChange
 
-        return FileChange(self.path, self.data, self.render(record))
+        return FileChange(self.path, self.data, self.render(record, writer))
+
+
+class WriterRules(NamedTuple):
+    """What a writer does whatever the file held (UBT's BuildVersion.Write differs by engine version)."""
+
+    always_written: frozenset[str] = frozenset()
+    """Written even when empty: inserted with the empty value when the file lacks them."""
+    omitted_when_empty: frozenset[str] = frozenset()
+    """Not written when empty: removed from the file when their new value is empty."""
+    ends_at_brace: bool = False
+    """Nothing follows the closing brace (UBT's JsonWriter writes no final newline)."""
 
 
 def render_new_file(record: BuildVersion, newline: str = "\n") -> str:
@@ -249,22 +267,47 @@ def _encode_value(field: Field, value: object) -> str:
     return str(int(value))  # type: ignore[call-overload]
 
 
-def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion) -> str:
+def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion, keys: WriterRules) -> str:
+    """The layout's text with the values of ``new`` that differ from ``old``, and the writer's rules applied."""
     members_by_field = {
         _FIELDS_BY_FOLDED_NAME[m.key.lower()].name: m for m in layout.members if m.key.lower() in _FIELDS_BY_FOLDED_NAME
     }
     edits: list[tuple[int, int, str]] = []
+    removed: list[int] = []
     for position, field in enumerate(FIELDS):
         value = getattr(new, field.attribute)
-        # Unchanged values keep their bytes: a flag stored as 2 stays 2 while it stays true.
-        if value == getattr(old, field.attribute):
+        member = members_by_field.get(field.name)
+        if member is not None and field.name in keys.omitted_when_empty and value == _default(field):
+            removed.append(layout.members.index(member))
             continue
-        if field.name in members_by_field:
-            member = members_by_field[field.name]
+        # Unchanged values keep their bytes: a flag stored as 2 stays 2 while it stays true.
+        if value == getattr(old, field.attribute) and (member is not None or field.name not in keys.always_written):
+            continue
+        if member is not None:
             edits.append((member.value_start, member.value_end, _encode_value(field, value)))
-        elif value != _default(field):
+        elif value != _default(field) or field.name in keys.always_written:
             edits.append(_insertion(layout, members_by_field, FIELDS[:position], field, value))
-    return with_edits(layout, edits)
+    if keys.ends_at_brace:
+        end = len(layout.text.rstrip(_JSON_WHITESPACE))
+        edits.append((end, len(layout.text), ""))
+    return with_edits(layout, edits + _removals(layout, sorted(removed)))
+
+
+def _removals(layout: JsonLayout, indices: list[int]) -> list[tuple[int, int, str]]:
+    """Spans that remove the members at ``indices`` (sorted), each with the separator before it.
+
+    Members at the start of the object have no separator before them: that run goes with the separator after
+    it, up to the first member that stays. (Build.version's required keys mean that one always exists.)
+    """
+    members = layout.members
+    leading = 0
+    while leading < len(indices) and indices[leading] == leading:
+        leading += 1
+    spans = [(members[index - 1].value_end, members[index].value_end, "") for index in indices[leading:]]
+    if leading:
+        end = members[leading].key_start if leading < len(members) else members[leading - 1].value_end
+        spans.append((members[0].key_start, end, ""))
+    return spans
 
 
 def _default(field: Field) -> object:
@@ -353,9 +396,9 @@ def _folders_up_to_repository_root(start: Path) -> Iterator[Path]:
             return
 
 
-def load_build_version(path: str | os.PathLike[str] | None = None) -> VersionFile:
-    """Read and validate a Build.version (found from the current folder when ``path`` is None)."""
-    file_path = find_build_version() if path is None else Path(path)
+def load_build_version(path: str | os.PathLike[str]) -> VersionFile:
+    """Read and validate the Build.version at ``path`` (``buildver.current`` says which one is in use)."""
+    file_path = Path(path)
     return parse_build_version(_read_bytes(file_path), file_path)
 
 

@@ -26,10 +26,10 @@ VersionArgument = Annotated[
 
 def show(file: FileOption = None, json_output: JsonFlag = False) -> None:
     """Show the Build.version: its fields and the engine versions Unreal derives from them."""
-    from buildver.build_version import load_build_version
+    from buildver.current import load_version_file
     from buildver.report import describe_version_file, version_file_fields
 
-    version_file = load_build_version(file)
+    version_file = load_version_file(file)
     if json_output:
         print_json(version_file_fields(version_file))
     else:
@@ -56,47 +56,25 @@ def compatible(first: VersionArgument, second: VersionArgument) -> None:
     raise typer.Exit(1)
 
 
-# Unreal's UpdateLocalVersion spelling (-CL=123 -SkipHeader ...), matched case-insensitively as UAT does.
-_UNREAL_PARAMETERS = {
-    "cl": "--cl",
-    "compatiblecl": "--compatible-cl",
-    "build": "--build",
-    "skipheader": "--skip-header",
-    "licensee": "--licensee",
-    "promoted": "--promoted",
-    "branch": "--branch",
-}
-_UNREAL_FLAGS = {"skipheader", "licensee"}
+def _changelist(text: str | int) -> int:
+    """A typer parser for changelists and flags: ASCII decimal digits only, from 0 to 2^31-1 (a usage error)."""
+    if isinstance(text, int):  # typer passes the default value through the parser too
+        return text
+    from buildver.depot import changelist_problem
+
+    problem = changelist_problem(text)
+    if problem:
+        raise typer.BadParameter(problem)
+    return int(text)
 
 
-def translate_unreal_arguments(argv: list[str]) -> list[str]:
-    """Turn ``update-local -CL=123 -Licensee -Promoted=1`` into buildver's ``--cl 123 --licensee --promoted 1``.
+def _environment_setting(text: str) -> tuple[str, str]:
+    from buildver.uat_arguments import ENVIRONMENT_ARGUMENT
 
-    UAT's own parsing rules apply (ParseParam, ParseParamValue): names match case-insensitively, the first
-    ``-Name=value`` wins, ``-CL`` or ``-Branch`` without ``=`` is no value at all (the default applies),
-    ``-Licensee=anything`` counts as ``-Licensee``, and ``-Promoted`` without a value means 1.
-    """
-    if "update-local" not in argv:
-        return argv
-    start = argv.index("update-local") + 1
-    translated = argv[:start]
-    seen: set[str] = set()
-    for argument in argv[start:]:
-        name, equals, value = argument[1:].partition("=")
-        key = name.lower()
-        if not argument.startswith("-") or argument.startswith("--") or key not in _UNREAL_PARAMETERS:
-            translated.append(argument)
-            continue
-        if key in seen:
-            continue
-        seen.add(key)
-        if key in _UNREAL_FLAGS:
-            translated.append(_UNREAL_PARAMETERS[key])
-        elif key == "promoted":
-            translated += ["--promoted", value if equals else "1"]
-        elif equals:
-            translated += [_UNREAL_PARAMETERS[key], value]
-    return translated
+    match = ENVIRONMENT_ARGUMENT.fullmatch(text)
+    if match is None:
+        raise typer.BadParameter(f"{text!r} is not NAME=VALUE", param_hint="'--env'")
+    return match["name"], match["value"]
 
 
 def update_local(
@@ -105,42 +83,54 @@ def update_local(
         int | None,
         typer.Option(
             "--cl",
-            min=0,
-            max=2147483647,
+            parser=_changelist,
+            metavar="INTEGER",
             show_default=False,
-            help="The changelist; default: $uebp_CL, else the number of commits reachable from HEAD in git.",
+            help="The changelist; default: $uebp_CL, else a Perforce CI's changelist, else the number of commits "
+            "reachable from HEAD in git.",
         ),
     ] = None,
     compatible_cl: Annotated[
         int | None,
         typer.Option(
             "--compatible-cl",
-            min=0,
-            max=2147483647,
+            parser=_changelist,
+            metavar="INTEGER",
             show_default=False,
-            help="The changelist this build is API-compatible with; default: $uebp_CodeCL, else the file's value "
-            "(reset to 0 when the licensee flag changes).",
+            help="The changelist this build is API-compatible with; 0 means not given; default: the rules' "
+            "(see --rules and the README).",
         ),
     ] = None,
     build: Annotated[
-        str | None, typer.Option(help="The BuildVersion string (BUILD_VERSION); cleared when absent, as in Unreal.")
+        str | None,
+        typer.Option(help="The BuildVersion string (BUILD_VERSION); cleared when absent, as in Unreal 4.21 on."),
     ] = None,
     skip_header: Annotated[bool, typer.Option("--skip-header", help="Leave the C header alone.")] = False,
     header: Annotated[
         Path | None,
         typer.Option(
-            help="The header; default: configured, else Engine's Version.h, else BuildVersion.h beside "
-            "the version file.",
+            help="The header to write; default: the configured one, else a 4.18 engine's Version.h, else "
+            "BuildVersion.h beside a version file that is not an engine's (engines from 4.20: none).",
             show_default=False,
         ),
     ] = None,
     licensee: Annotated[
         bool | None,
         typer.Option(
-            "--licensee/--no-licensee", help="Set IsLicenseeVersion to 1 or 0; default: keep.", show_default=False
+            "--licensee/--no-licensee",
+            help="Set IsLicenseeVersion to 1 or 0; default: the rules' (engines from 4.20: 1 unless Epic's "
+            "internal marker file exists; elsewhere: keep).",
+            show_default=False,
         ),
     ] = None,
-    promoted: Annotated[int, typer.Option(help="IsPromotedBuild: any non-zero integer writes 1.")] = 1,
+    promoted: Annotated[
+        int,
+        typer.Option(
+            parser=_changelist,
+            metavar="INTEGER",
+            help="IsPromotedBuild: any non-zero integer writes 1.",
+        ),
+    ] = 1,
     branch: Annotated[str | None, typer.Option(help="The branch name, as given (e.g. ++UE5+Main).")] = None,
     depot_path: Annotated[
         str | None,
@@ -168,20 +158,38 @@ def update_local(
     force: Annotated[
         bool, typer.Option("--force", help="Clear a read-only flag first, as Unreal's MakeFileWriteable.")
     ] = False,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            help="Follow this engine release's UpdateLocalVersion (X.Y[.Z]) or buildver's own rules (buildver); "
+            "default: the engine's own release on an engine tree, buildver's elsewhere.",
+            show_default=False,
+        ),
+    ] = None,
+    env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--env",
+            metavar="NAME=VALUE",
+            help="Set a variable for this run (uebp_CL=123 without a dash, as UAT takes it, works too).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Stamp Build.version and its C header with a changelist and branch, as Unreal's UpdateLocalVersion does.
 
     Unreal's spelling works too: -CL=123 -CompatibleCL=100 -Build=Nightly -SkipHeader -Licensee -Promoted=1
     -Branch=++UE5+Main.
     """
-    from buildver.build_version import find_build_version, parse_build_version
+    from buildver.build_version import parse_build_version
     from buildver.config import load_config
+    from buildver.current import version_file_path
     from buildver.report import version_file_fields
     from buildver.update_local import UpdateRequest
     from buildver.update_local import update_local as run_update
 
     config = load_config()
-    version_path = file or config.version_file or find_build_version()
+    version_path = version_file_path(file, config=config)
     request = UpdateRequest(
         changelist=cl,
         compatible_changelist=compatible_cl,
@@ -195,13 +203,21 @@ def update_local(
         new_build_id=new_build_id,
         build_id=build_id,
         force=force,
+        rules=rules,
     )
-    plan, written = run_update(version_path, request, config=config, dry_run=dry_run)
+    import os
+
+    environment = {**os.environ, **dict(_environment_setting(text) for text in env or [])}
+    plan, written = run_update(version_path, request, config=config, environment=environment, dry_run=dry_run)
+    chosen = plan.rules
     if json_output:
         fields = version_file_fields(parse_build_version(plan.changes[0].new, version_path))
         fields["FilesChanged"] = [str(change.path) for change in plan.changes if change.changed]
+        fields["Rules"] = {"Name": chosen.rules.name, "Reason": chosen.reason, "Source": chosen.rules.source}
         print_json(fields)
-    elif dry_run:
+        return
+    if dry_run:
+        print(f"rules: {chosen.rules.describe()} ({chosen.reason})")
         sys.stdout.write("".join(change.diff() for change in plan.changes) or "nothing to change\n")
     else:
         for name, old, new in plan.changed_fields:
@@ -218,18 +234,28 @@ def header_command(
     force: Annotated[bool, typer.Option("--force", help="Clear a read-only flag first.")] = False,
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
-    from buildver.build_version import find_build_version, load_build_version
+    from buildver.build_version import load_build_version
     from buildver.changes import apply_changes, remove_leftovers
     from buildver.config import load_config
-    from buildver.update_local import find_header, plan_header, version_file_lock
+    from buildver.current import version_file_path
+    from buildver.update_local import plan_header, rules_and_header, version_file_lock
 
     config = load_config()
-    version_path = file or config.version_file or find_build_version()
+    version_path = version_file_path(file, config=config)
     # --check writes nothing, not even the completion of a killed run's changes: it only takes the lock.
     with version_file_lock(version_path, write=not check) as journal:
         version_file = load_build_version(version_path)
         record = version_file.record
-        header_path = find_header(version_file.path, header, config.header)
+        chosen, header_path = rules_and_header(version_file, config=config, flag=header)
+        if header_path is None:
+            why = (
+                "skip-header is set in the configuration"
+                if config.skip_header
+                else f"{chosen.rules.describe()} leaves Version.h alone ({chosen.reason}); "
+                "name one with --header or header = PATH in [tool.buildver]"
+            )
+            print(f"no header to {'check' if check else 'write'}: {why}")
+            return
         change = plan_header(header_path, record, record.build_version or None)
         if check:
             if change.changed:
@@ -247,10 +273,10 @@ def init(
     file: FileOption = None,
 ) -> None:
     """Write a commented [tool.buildver] section into pyproject.toml (or a buildver.toml when there is none)."""
-    from buildver.build_version import find_build_version
-    from buildver.config import init_config
+    from buildver.config import init_config, load_config
+    from buildver.current import version_file_path
 
-    version_path = file or find_build_version()
+    version_path = version_file_path(file, config=load_config())
     path = init_config(Path.cwd(), version_path)
     print(f"wrote the [tool.buildver] section to {path}")
 
@@ -271,7 +297,11 @@ _COMMANDS: dict[str, Callable[..., None]] = {
     "init": init,
     "guard": guard_command,
 }
-_SUB_APPS = {"assets": "buildver.cli_assets:assets_app", "data": "buildver.cli_data:data_app"}
+_SUB_APPS = {
+    "assets": "buildver.cli_assets:assets_app",
+    "data": "buildver.cli_data:data_app",
+    "project": "buildver.cli_project:project_app",
+}
 
 
 def build_app(arguments: list[str]) -> typer.Typer:
@@ -303,7 +333,11 @@ def _group() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code."""
     try:
-        arguments = translate_unreal_arguments(sys.argv[1:] if argv is None else argv)
+        from buildver.uat_arguments import translate_unreal_arguments
+
+        arguments, ignored = translate_unreal_arguments(sys.argv[1:] if argv is None else argv)
+        if ignored:
+            print(f"buildver: note: UAT's {' '.join(ignored)} has no effect here", file=sys.stderr)
         if not arguments or (len(arguments) == 1 and arguments[0] in _SUB_APPS):
             arguments = [*arguments, "--help"]
         result = build_app(arguments)(args=arguments, prog_name="buildver", standalone_mode=False)

@@ -28,7 +28,7 @@ assets_app = new_app("Unreal package files: which ones this engine can load.")
 
 
 PROGRESS_AFTER_SECONDS = 1.0
-"""A scan is "long", and gets a progress bar on a terminal, once it has run this long."""
+"""A scan is "long", and gets a progress line on a terminal, once it has run this long."""
 
 
 @assets_app.command("scan")
@@ -49,19 +49,30 @@ def scan_command(
     ] = None,
     file: FileOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON array, one object per file.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Processes reading headers.")] = 1,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Processes reading headers. Default: one per idle CPU once the walk finds 5,000 packages, else 1.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Check every package against the current engine; exit 1 when any is newer-engine or corrupt."""
-    from buildver.assets import count_packages, scan
+    from buildver.assets import scan
+    from buildver.config import load_config
 
     if against is not None and file is not None:
         raise UsageError("give either --against or --file, not both")
+    config = load_config()  # refuses a bad configuration even when --against makes the version file unneeded
     if against is None:
-        from buildver.build_version import load_build_version
+        from buildver.current import load_version_file
 
-        against = load_build_version(file).record.engine_version
+        against = load_version_file(file, config=config).record.engine_version
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
-    progress = _Progress(sys.stderr, count_packages(paths)) if interactive else None
+    progress = _Progress(sys.stderr) if interactive else None
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against)
     counts = _print_results(scan(paths, against, jobs=jobs), output, progress)
     if any(status.is_failure for status in counts):
@@ -174,11 +185,11 @@ class _TableOutput:
 
 
 class _Progress:
-    """A progress bar on stderr, drawn once the scan has run for a while; rows are written between redraws."""
+    """A progress line on stderr (files so far and the rate), drawn once the scan has run for a while; rows are
+    written between redraws. It shows no total: counting the files first would walk the tree twice."""
 
-    def __init__(self, stream: TextIO, total: int) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.total = total
         self.done = 0
         self.start = time.monotonic()
         self.next_draw = self.start + PROGRESS_AFTER_SECONDS
@@ -197,11 +208,9 @@ class _Progress:
             self._draw(now)
 
     def _draw(self, now: float) -> None:
-        width = 30
-        fraction = min(self.done / self.total, 1.0) if self.total else 1.0
-        filled = int(width * fraction)
         rate = self.done / max(now - self.start, 1e-9)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} files, {rate:,.0f}/s")
+        files = f"{self.done:,} file{'s' if self.done != 1 else ''}"
+        self.stream.write(f"\rscanning: {files}, {rate:,.0f}/s")
         self.stream.flush()
         self.shown = True
 

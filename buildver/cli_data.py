@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from buildver.cli_common import new_app, print_json
+from buildver.cli_common import JsonFlag, new_app, print_json
 from buildver.errors import BuildverError
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def inspect_command(
         str | None,
         typer.Option("--schema", metavar="MODULE:OBJECT", help="Compare with this schema's versions."),
     ] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+    json_output: JsonFlag = False,
 ) -> None:
     """Print the versions each document was saved with; never refuses newer data."""
     from buildver.serialization import import_schema, inspect_file

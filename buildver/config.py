@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from buildver.errors import ConfigError
+from buildver.errors import BuildverError, ConfigError
 from buildver.reading import read_regular_file
 
 __all__ = ["CONFIG_FILES", "Config", "find_config", "init_config", "load_config", "render_init_section"]
@@ -23,6 +23,8 @@ _KEYS = {
     "version-file": "the Build.version to use",
     "header": "the C header that update-local regenerates or patches",
     "repository-name": "the repository name in git branches (//<name>/<branch>)",
+    "rules": "the update-local rules: an engine version X.Y, or buildver (default: from the engine tree)",
+    "skip-header": "true: update-local and header leave every header alone",
     "guard": "the pre-commit guard's settings",
 }
 
@@ -35,6 +37,8 @@ class Config:
     version_file: Path | None = None
     header: Path | None = None
     repository_name: str | None = None
+    rules: str | None = None
+    skip_header: bool = False
     guard: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -105,8 +109,29 @@ def load_config(start: Path | None = None) -> Config:
         version_file=_path_setting(path, table, "version-file", where),
         header=_path_setting(path, table, "header", where),
         repository_name=_string_setting(path, table, "repository-name", where),
+        rules=_rules_setting(path, table, where),
+        skip_header=_bool_setting(path, table, "skip-header", where),
         guard=guard,
     )
+
+
+def _bool_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{path}: {where}{key} must be true or false, not {value!r}")
+    return value
+
+
+def _rules_setting(path: Path, table: Mapping[str, Any], where: str) -> str | None:
+    from buildver.update_rules import rule_set_named
+
+    value = _string_setting(path, table, "rules", where)
+    if value is not None:
+        try:
+            rule_set_named(value, "rules")
+        except BuildverError as exc:
+            raise ConfigError(f"{path}: {where}{exc}") from None
+    return value
 
 
 def _string_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> str | None:

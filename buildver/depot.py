@@ -20,8 +20,11 @@ from buildver.vcs import RepositoryState, read_repository
 T = TypeVar("T")
 
 __all__ = [
+    "CI_CHANGELIST_VARIABLES",
     "Sourced",
+    "changelist_problem",
     "ci_branch",
+    "ci_changelist",
     "escape_path",
     "parse_changelist",
     "resolve_branch",
@@ -39,24 +42,38 @@ class Sourced(Generic[T]):
 
 
 def escape_path(depot_path: str) -> str:
-    """Unreal's CommandUtils.EscapePath of a depot path, after P4Environment's trailing-slash trim.
+    """Unreal's CommandUtils.EscapePath of a depot path, after P4Environment trims every trailing ``/``.
 
     >>> escape_path("//UE4/Release-4.19/")
     '++UE4+Release-4.19'
+    >>> escape_path("//")
+    ''
     """
-    trimmed = depot_path[:-1] if depot_path.endswith("/") else depot_path
+    trimmed = depot_path.rstrip("/")
     return trimmed.replace(":", "").replace("/", "+").replace("\\", "+").replace(" ", "+")
 
 
+def changelist_problem(text: str) -> str | None:
+    """Why ``text`` is not a changelist from 0 to 2^31-1 (bit 31 is Unreal's licensee flag), or None.
+
+    Only ASCII decimal digits count: no sign, no white space, no ``_``, no other script's digits (all of which
+    Python's ``int`` would take).
+    """
+    if not (text.isascii() and text.isdigit()):
+        return f"{text!r} is not a whole number from 0 to {MAX_CHANGELIST} (ASCII decimal digits only)"
+    if int(text) > MAX_CHANGELIST:
+        return f"{int(text)} is above {MAX_CHANGELIST} (bit 31 is Unreal's licensee flag)"
+    return None
+
+
 def parse_changelist(text: str, what: str) -> int:
-    """An integer changelist from 0 to 2^31-1 (bit 31 is Unreal's licensee flag); ``what`` names the source."""
+    """A changelist from an environment variable named by ``what``; the white space a script may leave around
+    the value is ignored, and anything else ``changelist_problem`` refuses is a SourceError."""
     stripped = text.strip()
-    if not (stripped.isascii() and stripped.isdigit()):
-        raise SourceError(f"{what}: {text!r} is not a changelist (an integer from 0 to {MAX_CHANGELIST})")
-    value = int(stripped)
-    if value > MAX_CHANGELIST:
-        raise SourceError(f"{what}: {value} is above {MAX_CHANGELIST} (bit 31 is Unreal's licensee flag)")
-    return value
+    problem = changelist_problem(stripped)
+    if problem:
+        raise SourceError(f"{what}: {problem if stripped == text else f'{text!r}: {problem}'}")
+    return int(stripped)
 
 
 class Repository:
@@ -71,28 +88,58 @@ class Repository:
         return read_repository(self._start)
 
 
+# CI systems that build from Perforce and name the synced changelist: (system, variable, detected). TeamCity's
+# variable also holds a git commit's hash for a git root, which is not a changelist: only digits count there.
+_CI_CHANGELIST_VARIABLES: tuple[tuple[str, str, Callable[[Mapping[str, str]], bool]], ...] = (
+    ("Jenkins Perforce plugin", "P4_CHANGELIST", lambda env: "JENKINS_URL" in env),
+    ("TeamCity Perforce root", "BUILD_VCS_NUMBER", lambda env: "TEAMCITY_VERSION" in env),
+)
+CI_CHANGELIST_VARIABLES = tuple(variable for _, variable, _ in _CI_CHANGELIST_VARIABLES)
+"""The CI variables update-local reads a Perforce changelist from, in order (after uebp_CL, before git)."""
+
+
+def ci_changelist(environment: Mapping[str, str]) -> Sourced[int] | None:
+    """The Perforce changelist a CI system says it synced, or None (no such CI, or not a Perforce build)."""
+    for system, variable, detected in _CI_CHANGELIST_VARIABLES:
+        value = environment.get(variable, "").strip()
+        if not value or not detected(environment):
+            continue
+        if variable == "BUILD_VCS_NUMBER" and not (value.isascii() and value.isdigit()):
+            continue  # a git or Mercurial root: its revision is a hash
+        return Sourced(parse_changelist(value, f"environment variable {variable}"), f"{system}: {variable}")
+    return None
+
+
 def resolve_changelist(flag: int | None, environment: Mapping[str, str], repository: Repository) -> Sourced[int]:
-    """``--cl``, else ``uebp_CL``, else the number of commits reachable from HEAD in git."""
+    """``--cl``, else ``uebp_CL``, else a Perforce CI variable, else the number of commits reachable from HEAD."""
     if flag is not None:
         return Sourced(flag, "--cl")
     if environment.get("uebp_CL", "").strip():
         return Sourced(parse_changelist(environment["uebp_CL"], "environment variable uebp_CL"), "uebp_CL")
+    from_ci = ci_changelist(environment)
+    if from_ci is not None:
+        return from_ci
     state = repository.state
     if state is not None:
         return Sourced(state.commit_count, f"git: commits reachable from HEAD in {state.root}")
     raise SourceError(
-        "no changelist: pass --cl N (or -CL=N), set the environment variable uebp_CL, or run inside a git repository"
+        "no changelist: pass --cl N (or -CL=N), set the environment variable uebp_CL, or run inside a git "
+        "repository (or a Jenkins or TeamCity Perforce build)"
     )
 
 
-def resolve_compatible_changelist(flag: int | None, environment: Mapping[str, str]) -> Sourced[int] | None:
-    """``--compatible-cl``, else ``uebp_CodeCL`` (Unreal 5.8), else None: keep the file's value.
+def resolve_compatible_changelist(
+    flag: int | None, environment: Mapping[str, str], *, code_changelist: bool = True
+) -> Sourced[int] | None:
+    """``--compatible-cl``, else ``uebp_CodeCL`` when ``code_changelist`` (the engines whose UAT reads it),
+    else None: the rules' default applies.
 
     As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given".
     """
-    if flag:
-        return Sourced(flag, "--compatible-cl")
-    if environment.get("uebp_CodeCL", "").strip():
+    if flag is not None:
+        # Given, even as 0: 5.8's UpdateLocalVersion reads uebp_CodeCL only when -CompatibleCL is absent.
+        return Sourced(flag, "--compatible-cl") if flag else None
+    if code_changelist and environment.get("uebp_CodeCL", "").strip():
         value = parse_changelist(environment["uebp_CodeCL"], "environment variable uebp_CodeCL")
         if value:
             return Sourced(value, "uebp_CodeCL")

@@ -7,13 +7,8 @@ Sources (see ``../shared/reference/ue-build-versioning.md`` section 3): ``Engine
 from __future__ import annotations
 
 import enum
-import re
-from typing import TYPE_CHECKING
 
 from buildver.errors import InvalidVersionError
-
-if TYPE_CHECKING:
-    from os import PathLike
 
 __all__ = ["EngineVersion", "VersionComparison", "VersionComponent"]
 
@@ -42,18 +37,50 @@ class VersionComponent(enum.IntEnum):
     BRANCH = 4
 
 
+# The text EngineVersion.parse accepts, as a regular expression (parse splits it by hand, which is faster):
+#     ([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9]+))?(?:\+(.*))?     with re.DOTALL, the whole text
 # Digits only: Unreal's strtoull also takes a sign, leading spaces and empty components ("..", "4.19.0-"),
 # and ignores trailing junk ("4.19.0abc"); buildver refuses all of these rather than guess.
-_VERSION_PATTERN = re.compile(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9]+))?(?:\+(.*))?", re.DOTALL)
 
 _NEITHER = (VersionComparison.NEITHER, None)
-_SIMPLE_VERSION_CHARACTERS = frozenset("0123456789.-")
-_match_version = _VERSION_PATTERN.fullmatch
+# GetNewest's answers, built once: comparing versions then allocates nothing.
+_FIRST_BY_MAJOR = (VersionComparison.FIRST, VersionComponent.MAJOR)
+_FIRST_BY_MINOR = (VersionComparison.FIRST, VersionComponent.MINOR)
+_FIRST_BY_PATCH = (VersionComparison.FIRST, VersionComponent.PATCH)
+_FIRST_BY_CHANGELIST = (VersionComparison.FIRST, VersionComponent.CHANGELIST)
+_SECOND_BY_MAJOR = (VersionComparison.SECOND, VersionComponent.MAJOR)
+_SECOND_BY_MINOR = (VersionComparison.SECOND, VersionComponent.MINOR)
+_SECOND_BY_PATCH = (VersionComparison.SECOND, VersionComponent.PATCH)
+_SECOND_BY_CHANGELIST = (VersionComparison.SECOND, VersionComponent.CHANGELIST)
 _new = object.__new__
+_ASCII_UPPER_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-def _newer(first_is_newer: bool) -> VersionComparison:
-    return VersionComparison.FIRST if first_is_newer else VersionComparison.SECOND
+_SMALL_NUMBERS = {str(number): number for number in range(256)}
+"""The usual major, minor and patch numbers by their text: one dictionary look-up instead of int()."""
+
+
+def _components(text: str, *components: str) -> tuple[int, int, int]:
+    """Major, minor and patch from their text: ASCII digits, each a uint16."""
+    numbers = []
+    for component in components:
+        if not (component.isascii() and component.isdigit()):
+            raise _invalid(text)
+        try:
+            numbers.append(int(component))
+        except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+            numbers.append(MAX_COMPONENT + 1)
+    major, minor, patch = numbers
+    if (major | minor | patch) > MAX_COMPONENT:  # all three are non-negative: one test for the three uint16
+        raise InvalidVersionError(
+            f"invalid engine version {text!r}: major, minor and patch must be at most {MAX_COMPONENT}"
+        )
+    return major, minor, patch
+
+
+def _release_number(major: int, minor: int, patch: int) -> int:
+    """Major, minor and patch (each a uint16) in one integer that orders as the three do, major first."""
+    return major << 32 | minor << 16 | patch
 
 
 def _invalid(text: str) -> InvalidVersionError:
@@ -79,11 +106,15 @@ class EngineVersion:
     '4.19.0-3944462+++UE4+Release-4.19'
     """
 
-    # One slot holding every field: building a version sets one attribute, which makes parsing about
-    # twice as fast as one slot per field (benchmarks/bench_core.py); the fields are read-only properties.
-    __slots__ = ("_key",)
+    # ``_key`` holds every field (equality, hashing, pickling, the read-only properties); ``_release`` and
+    # ``_changelist`` repeat what GetNewest and IsCompatibleWith look at, so that a comparison reads two
+    # attributes and compares integers, as fast as packaging's cached keys (benchmarks/bench_core.py).
+    __slots__ = ("_changelist", "_key", "_release")
 
     _key: tuple[int, int, int, int, str, bool]
+    _release: int
+    """major << 32 | minor << 16 | patch."""
+    _changelist: int
 
     def __init__(
         self,
@@ -107,6 +138,8 @@ class EngineVersion:
         if not isinstance(licensee, bool):
             raise InvalidVersionError(f"licensee must be a bool, not {licensee!r}")
         self._key = (major, minor, patch, changelist, branch, licensee)
+        self._release = _release_number(major, minor, patch)
+        self._changelist = changelist
 
     @property
     def major(self) -> int:
@@ -145,13 +178,31 @@ class EngineVersion:
         """Build from values already checked (the parser's fast path)."""
         version = _new(cls)
         version._key = (major, minor, patch, changelist, branch, licensee)
+        version._release = _release_number(major, minor, patch)
+        version._changelist = changelist
         return version
 
     @classmethod
     def from_raw_changelist(
         cls, major: int, minor: int, patch: int, raw_changelist: int, branch: str = ""
     ) -> EngineVersion:
-        """Build from Unreal's stored 32-bit changelist, whose bit 31 is the licensee flag."""
+        """Build from Unreal's stored form (three uint16 and a uint32 changelist whose bit 31 is the licensee flag),
+        as package readers find it: values in those ranges take a fast path; anything else is checked as usual."""
+        if (
+            type(raw_changelist) is int
+            and type(major) is int
+            and type(minor) is int
+            and type(patch) is int
+            and type(branch) is str
+            and 0 <= raw_changelist <= 0xFFFFFFFF
+            and major >= 0
+            and minor >= 0
+            and patch >= 0
+            and (major | minor | patch) <= MAX_COMPONENT  # non-negative: one test for the three uint16
+        ):
+            return cls._trusted(
+                major, minor, patch, raw_changelist & MAX_CHANGELIST, branch, raw_changelist > MAX_CHANGELIST
+            )
         if type(raw_changelist) is not int or not 0 <= raw_changelist <= 0xFFFFFFFF:
             raise InvalidVersionError(f"raw changelist must be a 32-bit unsigned integer, not {raw_changelist!r}")
         return cls(major, minor, patch, raw_changelist & MAX_CHANGELIST, branch, bool(raw_changelist & LICENSEE_BIT))
@@ -214,40 +265,35 @@ class EngineVersion:
         """
         if type(text) is not str:
             raise InvalidVersionError(f"invalid engine version {text!r}: not a string")
-        changelist_text: str | None = None
-        branch: str | None = ""
-        if _SIMPLE_VERSION_CHARACTERS.issuperset(text):
-            # The common case without a branch, split without the regex (as packaging.version does).
-            parts = text.split(".")
-            if len(parts) != 3:
-                raise _invalid(text)
-            major_text, minor_text, patch_text = parts
-            if "-" in text:
-                patch_text, _, changelist_text = patch_text.partition("-")
-                if "-" in major_text or "-" in minor_text or not patch_text or not changelist_text.isdigit():
-                    raise _invalid(text)
-        else:
-            match = _match_version(text)
-            if match is None:
-                raise _invalid(text)
-            major_text, minor_text, patch_text, changelist_text, branch = match.groups()
+        # Split by hand rather than with the regex (as packaging.version does): the branch is everything after
+        # the first "+"; major, minor and patch are looked up among the common small numbers, which also checks
+        # that they are plain ASCII digits, and anything else takes the slow path.
+        head, _, branch = text.partition("+")
         try:
-            major, minor, patch = int(major_text), int(minor_text), int(patch_text)
-        except ValueError:  # an empty component, as in "4..0"
+            major_text, minor_text, patch_text = head.split(".")
+        except ValueError:
             raise _invalid(text) from None
-        if (major | minor | patch) > 0xFFFF:  # all three are non-negative: one test for the three uint16
-            raise InvalidVersionError(
-                f"invalid engine version {text!r}: major, minor and patch must be at most {MAX_COMPONENT}"
-            )
+        patch_text, dash, changelist_text = patch_text.partition("-")
+        raw_changelist = 0
+        if dash:
+            if not (changelist_text.isascii() and changelist_text.isdigit()):
+                raise _invalid(text)
+            try:
+                raw_changelist = int(changelist_text)
+            except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+                raw_changelist = 1 << 32
+            if raw_changelist > 0xFFFFFFFF:
+                raise InvalidVersionError(f"invalid engine version {text!r}: the changelist must be below 2^32")
+        major = _SMALL_NUMBERS.get(major_text)
+        minor = _SMALL_NUMBERS.get(minor_text)
+        patch = _SMALL_NUMBERS.get(patch_text)
+        if major is None or minor is None or patch is None:
+            major, minor, patch = _components(text, major_text, minor_text, patch_text)
         version = _new(cls)
-        if changelist_text is None:
-            version._key = (major, minor, patch, 0, branch or "", False)
-            return version
-        raw_changelist = int(changelist_text)
-        if raw_changelist > 0xFFFFFFFF:
-            raise InvalidVersionError(f"invalid engine version {text!r}: the changelist must be below 2^32")
-        key = (major, minor, patch, raw_changelist & MAX_CHANGELIST, branch or "", raw_changelist > MAX_CHANGELIST)
-        version._key = key
+        changelist = raw_changelist & MAX_CHANGELIST
+        version._key = (major, minor, patch, changelist, branch, raw_changelist > MAX_CHANGELIST)
+        version._release = major << 32 | minor << 16 | patch  # _release_number, inlined: parse is measured
+        version._changelist = changelist
         return version
 
     def to_string(self, last_component: VersionComponent = VersionComponent.BRANCH) -> str:
@@ -278,84 +324,117 @@ class EngineVersion:
     # -- Unreal's comparison rules ---------------------------------------------------------------------
 
     @staticmethod
-    def get_newest(first: EngineVersion, second: EngineVersion) -> tuple[VersionComparison, VersionComponent | None]:
+    def get_newest(
+        first: EngineVersion | str, second: EngineVersion | str
+    ) -> tuple[VersionComparison, VersionComponent | None]:
         """FEngineVersionBase::GetNewest: which version is newer, and the component that decided it.
 
         Major, then minor, then patch; changelists only when both are non-zero and from the same vendor.
-        Otherwise ``(VersionComparison.NEITHER, None)``.
+        Otherwise ``(VersionComparison.NEITHER, None)``. A string is parsed as ``parse`` does.
         """
-        a, b = first._key, second._key
-        if a[0] != b[0]:
-            return _newer(a[0] > b[0]), VersionComponent.MAJOR
-        if a[1] != b[1]:
-            return _newer(a[1] > b[1]), VersionComponent.MINOR
-        if a[2] != b[2]:
-            return _newer(a[2] > b[2]), VersionComponent.PATCH
-        if a[5] == b[5] and a[3] and b[3] and a[3] != b[3]:
-            return _newer(a[3] > b[3]), VersionComponent.CHANGELIST
+        try:
+            a = first._release  # type: ignore[union-attr]
+            b = second._release  # type: ignore[union-attr]
+        except AttributeError:  # a version string (or a wrong type): the fast path above costs nothing otherwise
+            first, second = _version(first), _version(second)
+            a, b = first._release, second._release
+        # The highest differing bit tells which component decided: major from bit 32, minor from bit 16.
+        differing = a ^ b
+        if differing >> 32:
+            return _FIRST_BY_MAJOR if a > b else _SECOND_BY_MAJOR
+        if differing:
+            if differing >> 16:
+                return _FIRST_BY_MINOR if a > b else _SECOND_BY_MINOR
+            return _FIRST_BY_PATCH if a > b else _SECOND_BY_PATCH
+        a, b = first._changelist, second._changelist  # type: ignore[union-attr]
+        if a and b and a != b and first._key[5] == second._key[5]:  # type: ignore[union-attr]
+            return _FIRST_BY_CHANGELIST if a > b else _SECOND_BY_CHANGELIST
         return _NEITHER
 
-    def is_compatible_with(self, other: EngineVersion) -> bool:
-        """FEngineVersion::IsCompatibleWith: true unless ``other`` is newer.
+    def is_compatible_with(self, other: EngineVersion | str) -> bool:
+        """FEngineVersion::IsCompatibleWith: true unless ``other`` (a version or a version string) is newer.
 
         The Changelist-0 rule comes first: when either side has changelist 0 they are compatible, both ways.
         """
-        a, b = self._key, other._key
-        if not a[3] or not b[3]:
+        try:
+            b = other._changelist  # type: ignore[union-attr]
+        except AttributeError:
+            other = _version(other)
+            b = other._changelist
+        a = self._changelist
+        if not a or not b:
             return True
         # GetNewest(self, other) != SECOND, written out: this runs millions of times in asset scans.
-        if a[:3] != b[:3]:
-            return a[:3] > b[:3]
-        return a[5] != b[5] or a[3] >= b[3]
+        x, y = self._release, other._release  # type: ignore[union-attr]
+        if x != y:
+            return x > y
+        return a >= b or self._key[5] != other._key[5]  # type: ignore[union-attr]
 
-    def is_newer_than(self, other: EngineVersion) -> bool:
-        """True when GetNewest(self, other) is FIRST."""
-        return EngineVersion.get_newest(self, other)[0] is VersionComparison.FIRST
+    def exact_match(self, other: EngineVersion | str) -> bool:
+        """FEngineVersion::ExactMatch (UE5): every field equal, the branch compared as FString's ``==`` does.
 
-    def exact_match(self, other: EngineVersion) -> bool:
-        """FEngineVersion::ExactMatch (UE5): every field equal, the branch compared case-insensitively."""
-        return (
-            self._key[:4] == other._key[:4]
-            and self.licensee == other.licensee
-            and (self.branch.casefold() == other.branch.casefold())
-        )
+        That is FCString::Stricmp: case-insensitive for the ASCII letters only (``"A"`` matches ``"a"``,
+        ``"É"`` does not match ``"é"``). Sources: ../shared/reference/ue-build-versioning.md section 3 (ExactMatch,
+        UE5) and UE5's ``Core/Private/GenericPlatform/GenericPlatformStricmp.cpp``, which lowers two characters
+        through its ASCII table only when both are ASCII and otherwise compares them as they are.
+        """
+        a, b = self._key, _version(other)._key
+        return a[:4] == b[:4] and a[5] == b[5] and _ascii_lower(a[4]) == _ascii_lower(b[4])
+
+    # The comparisons follow GetNewest, written out on the two integers it looks at (see get_newest).
 
     def __lt__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is VersionComparison.SECOND
+        a, b = self._release, other._release
+        if a != b:
+            return a < b
+        a, b = self._changelist, other._changelist
+        return 0 < a < b and self._key[5] == other._key[5]
 
     def __gt__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is VersionComparison.FIRST
+        a, b = self._release, other._release
+        if a != b:
+            return a > b
+        a, b = self._changelist, other._changelist
+        return a > b > 0 and self._key[5] == other._key[5]
 
     def __le__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.FIRST
+        a, b = self._release, other._release
+        if a != b:
+            return a < b
+        a, b = self._changelist, other._changelist
+        return not (a > b > 0 and self._key[5] == other._key[5])
 
     def __ge__(self, other: object) -> bool:
         if other.__class__ is not EngineVersion:
             return NotImplemented
-        return EngineVersion.get_newest(self, other)[0] is not VersionComparison.SECOND
+        a, b = self._release, other._release
+        if a != b:
+            return a > b
+        a, b = self._changelist, other._changelist
+        return not (0 < a < b and self._key[5] == other._key[5])
 
     def sort_key(self) -> tuple[int, int, int, bool, int, str]:
         """A total order for display: major, minor, patch, then Epic before licensee, changelist, branch."""
         return (self.major, self.minor, self.patch, self.licensee, self.changelist, self.branch)
 
-    # -- from a Build.version --------------------------------------------------------------------------
 
-    @classmethod
-    def current(cls, path: str | PathLike[str] | None = None) -> EngineVersion:
-        """FEngineVersion::Current() from a Build.version (found from the current folder when ``path`` is None)."""
-        from buildver.build_version import load_build_version
+def _version(value: object) -> EngineVersion:
+    """``value`` as an EngineVersion: itself, or a version string parsed; anything else is a TypeError naming it."""
+    if type(value) is EngineVersion:
+        return value
+    if isinstance(value, str):
+        return EngineVersion.parse(value)
+    if isinstance(value, EngineVersion):
+        return value
+    raise TypeError(f"expected an EngineVersion or a version string, not {type(value).__name__}")
 
-        return load_build_version(path).record.engine_version
 
-    @classmethod
-    def compatible_with(cls, path: str | PathLike[str] | None = None) -> EngineVersion:
-        """FEngineVersion::CompatibleWith() from a Build.version: the oldest version this build can load."""
-        from buildver.build_version import load_build_version
-
-        return load_build_version(path).record.compatible_engine_version
+def _ascii_lower(text: str) -> str:
+    """FChar::ToLower as FCString::Stricmp uses it: A-Z become a-z, every other character stays."""
+    return text.lower() if text.isascii() else text.translate(_ASCII_UPPER_TO_LOWER)

@@ -104,3 +104,7 @@ class SchemaError(DataVersionError, ValueError):
 
 class ModulesManifestError(BuildverError):
     """A ``.modules`` manifest that Unreal could not read; the message names the file and why."""
+
+
+class DescriptorError(BuildverError):
+    """A ``.uproject`` or ``.uplugin`` that Unreal could not read; the message names the file and the place."""

@@ -8,6 +8,8 @@
   cooked or unversioned package in a source tree; a package saved with an empty engine version is a warning
   unless ``[Core.System] ZeroEngineVersionWarning`` turns it off in the project's ``Config/DefaultEngine.ini``.
 - ``.modules`` manifests: one BuildId per binaries folder, equal to Build.version's BuildId when that is forced.
+- Plugin descriptors (``.uplugin``): Unreal can read them, and the staged engine's CompatibleWith() accepts their
+  EngineVersion (the rule of ``buildver project check``, in ``buildver.project``).
 
 The checks are pure functions over bytes; :func:`run_guard` gathers the bytes from git (``buildver.vcs``).
 Every check has a key in ``[tool.buildver.guard]`` set to ``"error"``, ``"warning"`` or ``"off"``.
@@ -15,6 +17,7 @@ Every check has a key in ``[tool.buildver.guard]`` set to ``"error"``, ``"warnin
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 import posixpath
@@ -27,6 +30,7 @@ from buildver.build_version import SEARCHED_PATHS, BuildVersion, VersionFile, pa
 from buildver.errors import BuildverError, ConfigError, UsageError
 
 if TYPE_CHECKING:
+    from buildver.config import Config
     from buildver.engine_version import EngineVersion
     from buildver.package import PackageSummary
 
@@ -42,6 +46,7 @@ __all__ = [
     "check_manifests",
     "check_package",
     "check_package_summary",
+    "check_plugin",
     "check_version",
     "run_guard",
 ]
@@ -49,6 +54,7 @@ __all__ = [
 VERSION_FILE_NAME = "Build.version"
 PACKAGE_SUFFIXES = (".uasset", ".umap")
 MANIFEST_SUFFIX = ".modules"
+PLUGIN_SUFFIX = ".uplugin"
 LFS_POINTER_START = b"version https://git-lfs.github.com/spec/v1\n"
 LFS_POINTER_MAX_SIZE = 1024
 """Git LFS pointers are under 200 bytes; its own limit for recognizing one is 1024."""
@@ -85,6 +91,9 @@ CHECKS: tuple[Check, ...] = (
     Check("package-unreadable", Severity.ERROR, "a package file that is corrupt or not an Unreal package"),
     Check("package-unknown-format", Severity.WARNING, "a package header newer than this buildver knows"),
     Check("modules-build-id", Severity.ERROR, "a .modules manifest whose BuildId differs from its folder's or forced"),
+    Check("plugin-invalid", Severity.ERROR, "a .uplugin that Unreal cannot read"),
+    Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),
+    Check("plugin-engine-version-unparsed", Severity.WARNING, "a .uplugin EngineVersion that does not parse"),
 )
 """Every check, in the order the guard reports them."""
 
@@ -252,6 +261,9 @@ def check_version(
     return version_file, findings
 
 
+GUARD_HEADER_HINT = "to leave the header alone, set skip-header = true in [tool.buildver]"
+
+
 def check_header(
     header_path: str,
     staged: bytes | None,
@@ -263,7 +275,7 @@ def check_header(
     """Whether the staged header is what ``buildver header`` writes for the staged Build.version."""
     from buildver.header import header_for
 
-    fix = f"run: buildver header, then: git add {header_path}"
+    fix = f"run: buildver header, then: git add {header_path} ({GUARD_HEADER_HINT})"
     if staged is None:
         if not configured:
             return []  # no header in this project
@@ -271,12 +283,14 @@ def check_header(
     try:
         text = staged.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return settings.finding("header", header_path, f"byte {exc.start}: the header is not UTF-8")
+        return settings.finding(
+            "header", header_path, f"byte {exc.start}: the header is not UTF-8; {GUARD_HEADER_HINT}"
+        )
     record = version_file.record
     try:
         expected = header_for(text, record, record.build_version or None, header_path)
     except BuildverError as exc:
-        return settings.finding("header", header_path, _without_path(str(exc), header_path))
+        return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
     if expected == text:
         return []
     return settings.finding("header", header_path, f"out of step with {version_file.path.as_posix()}; {fix}")
@@ -363,13 +377,6 @@ def _lfs_object_id(data: bytes) -> str | None:
     return None
 
 
-def _decode_ini(data: bytes) -> str:
-    # Unreal reads config files as UTF-8 or, with a byte-order mark, UTF-16.
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
-    return data.decode("utf-8-sig", errors="replace")
-
-
 # -- .modules manifests -----------------------------------------------------------------------------------------
 
 
@@ -380,7 +387,7 @@ def check_manifests(
     settings: GuardSettings = DEFAULT_SETTINGS,
 ) -> list[Finding]:
     """Findings about the ``checked`` manifests, compared with every manifest of their folders (``manifests``)."""
-    from buildver.modules_manifest import ModulesManifest, parse_modules_manifest
+    from buildver.modules_manifest import ModulesManifest, build_id_problems, parse_modules_manifest
 
     parsed: dict[str, ModulesManifest] = {}
     findings: list[Finding] = []
@@ -391,32 +398,32 @@ def check_manifests(
         except BuildverError as exc:
             if path in checked:
                 findings += settings.finding("modules-build-id", path, _without_path(str(exc), path))
-    for path in checked:
-        manifest = parsed.get(path)
-        if manifest is None:
-            continue
-        folder = posixpath.dirname(path)
-        others = [
-            other
-            for other in parsed.values()
-            if posixpath.dirname(other.path) == folder and other.build_id != manifest.build_id
-        ]
-        if others:
-            listed = ", ".join(f"{posixpath.basename(other.path)} has {other.build_id!r}" for other in others[:3])
-            more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-            findings += settings.finding(
-                "modules-build-id",
-                path,
-                f"BuildId {manifest.build_id!r} differs from the folder's other manifests ({listed}{more}): "
-                "Unreal skips the modules of out-of-date manifests",
-            )
-        elif forced_build_id and manifest.build_id != forced_build_id:
-            findings += settings.finding(
-                "modules-build-id",
-                path,
-                f"BuildId {manifest.build_id!r} is not Build.version's forced BuildId {forced_build_id!r}",
-            )
+    for path, problem in build_id_problems(parsed, checked, forced_build_id).items():
+        findings += settings.finding("modules-build-id", path, problem)
     return findings
+
+
+# -- plugin descriptors -----------------------------------------------------------------------------------------
+
+
+def check_plugin(
+    path: str, data: bytes, record: BuildVersion, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.project``)."""
+    from buildver.errors import DescriptorError
+    from buildver.project import Status, parse_plugin_descriptor
+    from buildver.project import check_plugin as check
+
+    try:
+        descriptor = parse_plugin_descriptor(data, path)
+    except DescriptorError as exc:
+        return settings.finding("plugin-invalid", path, _without_path(str(exc), path))
+    result = check(descriptor, record.compatible_engine_version)
+    if result.status is Status.REFUSED:
+        return settings.finding("plugin-incompatible", path, result.reason)
+    if result.status is Status.WARNING:
+        return settings.finding("plugin-engine-version-unparsed", path, result.reason)
+    return []
 
 
 # -- gathering the staged snapshot from git ---------------------------------------------------------------------
@@ -431,6 +438,8 @@ def _kind(path: str) -> str | None:
         return "package"
     if lowered.endswith(MANIFEST_SUFFIX):
         return "manifest"
+    if lowered.endswith(PLUGIN_SUFFIX):
+        return "plugin"
     return None
 
 
@@ -464,6 +473,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     versions = [path for path in candidates if _kind(path) == "version" or path == configured_version]
     packages = [path for path in candidates if _kind(path) == "package"]
     manifests = [path for path in candidates if _kind(path) == "manifest"]
+    plugins = [path for path in candidates if _kind(path) == "plugin"]
 
     # The first batch: the engine's Build.version and every staged Build.version, with HEAD's for each.
     wanted = list(dict.fromkeys([*version_candidates, *versions]))
@@ -481,8 +491,8 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
         if path == engine_path:
             engine_file = version_file
 
-    header_path, header_configured = _header_path(root, engine_path, config.header)
-    checked = {*versions, *packages, *manifests}
+    header_path, header_configured = _header_path(root, engine_path, engine_file, config)
+    checked = {*versions, *packages, *manifests, *plugins}
     check_the_header = header_path is not None and (engine_path in versions or header_path in candidates)
 
     # The second batch: the header, the settings of each package's project, the manifests and the packages.
@@ -493,6 +503,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     specs += [f":{ini}" for ini in sorted({ini for ini in ini_of_package.values() if ini is not None})]
     folder_manifests = _folder_manifests(root, manifests) if manifests else []
     specs += [f":{path}" for path in folder_manifests]
+    specs += [f":{path}" for path in plugins]
     small_count = len(specs)
     # A package whose working-tree file is the staged one is read from there, header only: packages can be
     # gigabytes, and a Git LFS package's blob is only a pointer. The others are read from their staged blobs.
@@ -513,17 +524,26 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
         findings += check_manifests(manifest_blobs, manifests, forced, settings)
 
     engine = None if engine_file is None else engine_file.record.engine_version
-    if packages and engine is None:
+    if (packages or plugins) and engine is None:
         where = engine_path or version_candidates[0]
         problem = "is not valid" if engine_path else "is not in the index"
-        findings += settings.finding(
-            "no-engine-version", where, f"{problem}: {len(packages)} staged packages not checked against an engine"
-        )
+        counts = ((packages, "packages"), (plugins, ".uplugin files"))
+        unchecked = ", ".join(f"{len(files)} staged {noun}" for files, noun in counts if files)
+        message = f"{problem}: {unchecked} not checked against an engine"
+        findings += settings.finding("no-engine-version", where, message)
+    for path in plugins:
+        data = small.get(f":{path}")
+        if data is None:
+            findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
+        elif engine_file is not None:
+            findings += check_plugin(path, data, engine_file.record, settings)
+    from buildver.engine_ini import zero_engine_version_warning_of
+
     warn_empty_of_ini: dict[str | None, bool] = {None: True}
     for ini in ini_of_package.values():
         if ini not in warn_empty_of_ini:
             data = small.get(f":{ini}")
-            warn_empty_of_ini[ini] = True if data is None else _zero_engine_version_warning(data)
+            warn_empty_of_ini[ini] = True if data is None else zero_engine_version_warning_of(data)
     for path in packages:
         if path not in unstaged:
             warn_empty = warn_empty_of_ini[ini_of_package.get(path)]
@@ -542,12 +562,6 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     order = {check.key: index for index, check in enumerate(CHECKS)}
     findings.sort(key=lambda finding: (finding.path, order[finding.check]))
     return GuardReport(tuple(findings), len(checked))
-
-
-def _zero_engine_version_warning(data: bytes) -> bool:
-    from buildver.assets import parse_zero_engine_version_warning
-
-    return parse_zero_engine_version_warning(_decode_ini(data))
 
 
 def _check_package_file(
@@ -593,20 +607,27 @@ def _check_lfs_package(
     ]
 
 
-def _header_path(root: Path, engine_path: str | None, configured: Path | None) -> tuple[str | None, bool]:
-    """The version header (repository-relative) and whether it is configured; None when there is no Build.version."""
-    if configured is not None:
-        return _repository_path(root, root, configured), True
-    if engine_path is None:
+def _header_path(
+    root: Path, engine_path: str | None, engine_file: VersionFile | None, config: Config
+) -> tuple[str | None, bool]:
+    """The version header update-local writes (repository-relative) and whether it is configured; None when there
+    is none: no valid Build.version, ``skip-header``, or an engine from 4.20 on, whose Version.h is not stamped."""
+    if config.skip_header:
         return None, False
-    from buildver.update_local import find_header
+    if config.header is not None:
+        return _repository_path(root, root, config.header), True
+    if engine_path is None or engine_file is None:
+        return None, False
+    from buildver.update_local import rules_and_header
 
-    return _repository_path(root, root, find_header(root / engine_path, None, None)), False
+    # The rules depend on the engine tree around the file: give them the work tree's path.
+    _, header = rules_and_header(dataclasses.replace(engine_file, path=root / engine_path), config=config)
+    return (None, False) if header is None else (_repository_path(root, root, header), False)
 
 
 def _engine_ini_paths(root: Path, packages: list[str]) -> dict[str, str | None]:
     """Each package's project ``Config/DefaultEngine.ini`` (repository-relative), found in the working tree."""
-    from buildver.assets import find_engine_ini
+    from buildver.engine_ini import find_engine_ini
 
     by_folder: dict[str, str | None] = {}
     result: dict[str, str | None] = {}

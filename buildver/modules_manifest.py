@@ -8,12 +8,13 @@ executable's, so every manifest checked in beside the others must carry the same
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import posixpath
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from buildver.errors import ModulesManifestError
 
-__all__ = ["ModulesManifest", "parse_modules_manifest"]
+__all__ = ["ModulesManifest", "build_id_problems", "parse_modules_manifest"]
 
 _KNOWN_FIELDS = ("buildid", "modules", "librarydependencies")
 """The C++ reader fails on any other field; LibraryDependencies appears in 5.x merged-module builds."""
@@ -52,3 +53,35 @@ def parse_modules_manifest(data: bytes, path: str) -> ModulesManifest:
     if not isinstance(modules, dict) or not all(isinstance(value, str) for value in modules.values()):
         raise ModulesManifestError(f"{path}: Modules must be an object of module names to file names")
     return ModulesManifest(path, build_id, modules)
+
+
+def build_id_problems(
+    manifests: Mapping[str, ModulesManifest], checked: Iterable[str], forced_build_id: str = ""
+) -> dict[str, str]:
+    """Why each of the ``checked`` manifests would have its modules skipped, by path (only those with a problem).
+
+    ``manifests`` holds every manifest of their binaries folders (by posix path). FModuleManager uses a
+    folder's manifest only when its BuildId is the running build's, so a folder's manifests must agree with each
+    other and with a BuildId that Build.version forces.
+    """
+    problems: dict[str, str] = {}
+    for path in sorted(set(checked)):
+        manifest = manifests.get(path)
+        if manifest is None:
+            continue
+        folder = posixpath.dirname(path)
+        others = [
+            other
+            for other in manifests.values()
+            if posixpath.dirname(other.path) == folder and other.build_id != manifest.build_id
+        ]
+        if others:
+            listed = ", ".join(f"{posixpath.basename(other.path)} has {other.build_id!r}" for other in others[:3])
+            more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+            problems[path] = (
+                f"BuildId {manifest.build_id!r} differs from the folder's other manifests ({listed}{more}): "
+                "Unreal skips the modules of out-of-date manifests"
+            )
+        elif forced_build_id and manifest.build_id != forced_build_id:
+            problems[path] = f"BuildId {manifest.build_id!r} is not Build.version's forced BuildId {forced_build_id!r}"
+    return problems

@@ -17,6 +17,7 @@ import stat
 import struct
 from dataclasses import dataclass, replace
 
+from buildver._records import trusted_builder
 from buildver.engine_version import EngineVersion
 from buildver.errors import PackageFormatError
 from buildver.object_versions import (
@@ -191,25 +192,34 @@ class PackageSummary:
 # -- reading ----------------------------------------------------------------------------------------------------
 
 
-def read_package_summary(path: str | os.PathLike[str]) -> PackageSummary:
+def read_package_summary(path: str | os.PathLike[str], *, listed_as_file: bool = False) -> PackageSummary:
     """Read the summary at the start of the package file ``path``; never reads the whole file.
 
     Raises :class:`PackageFormatError` (naming the file, the byte offset and the reason) for a file that is not
     a package, is truncated or corrupt, or cannot be read; no other exception escapes.
+
+    ``listed_as_file``: the caller has just seen ``path`` as a regular file (in a folder listing), so a file
+    shorter than :data:`HEADER_CHUNK` is read without asking for its size first, one system call fewer (the scan
+    of a tree). Should it have become a FIFO since, it still is never waited on, and reads as empty.
     """
-    name = os.fsdecode(path)
+    name = path if type(path) is str else os.fsdecode(path)
     try:
         fd = os.open(name, _OPEN_FLAGS)
     except (OSError, ValueError) as exc:  # ValueError: an embedded NUL in the path
         raise PackageFormatError(name, 0, f"cannot read: {_os_reason(exc)}") from exc
     try:
+        if listed_as_file:
+            data = os.read(fd, HEADER_CHUNK)
+            if len(data) < HEADER_CHUNK:  # a short read of a regular file stops at its end: this is all of it
+                return _parse(data, len(data), data[-4:], name, None)
         status = os.fstat(fd)
         if stat.S_ISDIR(status.st_mode):
             raise PackageFormatError(name, 0, "cannot read: is a directory")
         if not stat.S_ISREG(status.st_mode):
             raise PackageFormatError(name, 0, "not a regular file (a FIFO, socket or device)", not_a_package=True)
         size = status.st_size
-        data = os.read(fd, HEADER_CHUNK)
+        if not listed_as_file:
+            data = os.read(fd, HEADER_CHUNK)
         if size <= len(data):
             return _parse(data, size, data[-4:], name, None)
         os.lseek(fd, size - 4, os.SEEK_SET)
@@ -442,11 +452,7 @@ def _guid_text(a: int, b: int, c: int, d: int) -> str:
     return f"{a:08X}-{b >> 16:04X}-{b & 0xFFFF:04X}-{c >> 16:04X}-{c & 0xFFFF:04X}{d:08X}"
 
 
-def _engine_version(major: int, minor: int, patch: int, raw_changelist: int, branch: str) -> EngineVersion:
-    # Every value already lies in EngineVersion's ranges (uint16 and 31 bits), so skip its checks.
-    return EngineVersion._trusted(major, minor, patch, raw_changelist & 0x7FFFFFFF, branch, raw_changelist > 0x7FFFFFFF)
-
-
+_engine_version = EngineVersion.from_raw_changelist
 _EMPTY_ENGINE_VERSION = _engine_version(0, 0, 0, 0, "")
 
 
@@ -599,6 +605,10 @@ _CACHE_LIMIT = 4096
 """Entries kept by each cache: bounded, so that memory stays flat over any number of packages."""
 
 
+_new_summary = trusted_builder(PackageSummary)
+"""``PackageSummary(...)`` at half the cost, for the values the reader has checked (see buildver._records)."""
+
+
 def _read_unversioned(reader: _Reader, legacy: int, swapped: bool) -> PackageSummary:
     """An unversioned (cooked) package: the reader never learns its true versions, so read only up to PackageFlags.
 
@@ -620,7 +630,7 @@ def _read_unversioned(reader: _Reader, legacy: int, swapped: bool) -> PackageSum
         return unknown
     if not 0 < total_header_size <= reader.size:
         return unknown
-    return PackageSummary(
+    return _new_summary(
         legacy,
         0,
         0,
@@ -801,7 +811,7 @@ def _read_versioned(
     # An uncooked package ends with the tag too ("Post Tag is not valid. File might be corrupted.").
     if not cooked and (len(tail) != 4 or reader.u32_of(tail) != PACKAGE_FILE_TAG):
         raise _Malformed(size - 4, "the file does not end with the package tag: it is truncated or corrupt")
-    return PackageSummary(
+    return _new_summary(
         legacy,
         ue4,
         ue5,
@@ -818,7 +828,13 @@ def _read_versioned(
 
 
 def _fix_corrupt_engine_version(version: EngineVersion) -> EngineVersion:
-    """FixCorruptEngineVersion: some 4.26.0 builds set the licensee bit by mistake (before object version 522)."""
+    """FixCorruptEngineVersion: some 4.26.0 builds set the licensee bit by mistake (before object version 522).
+
+    Unreal rebuilds the version with ``Set(4, 26, 0, GetChangelist(), GetBranch())``: the changelist without the
+    licensee bit, and the branch as GetBranch() returns it, with every ``+`` turned into ``/``
+    (``++UE4+Release-4.26`` becomes ``//UE4/Release-4.26``). Reference: package-summary.md section 2;
+    ``PackageFileSummary.cpp`` of 4.26 and later, ``EngineVersion.h`` (GetBranch).
+    """
     if (
         version.licensee
         and version.major == 4
@@ -826,5 +842,5 @@ def _fix_corrupt_engine_version(version: EngineVersion) -> EngineVersion:
         and version.patch == 0
         and version.changelist >= 12740027
     ):
-        return _engine_version(4, 26, 0, version.changelist, version.branch)
+        return _engine_version(4, 26, 0, version.changelist, version.branch_path)
     return version

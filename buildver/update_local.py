@@ -1,13 +1,12 @@
 """Unreal's ``UpdateLocalVersion`` for build machines: stamp Build.version and its C header, all or nothing.
 
-Unreal's rules (``../shared/reference/ue-build-versioning.md`` section 2, 4.25/5.x semantics):
+The rules are those of the engine being stamped (``update_rules``: one rule set per generation of UAT), or
+buildver's own outside an engine tree. For every generation (``docs/unreal-rules.md`` cites the sources):
 
-- Changelist = ``-CL``, else ``uebp_CL`` (buildver: else git's commit count).
-- CompatibleChangelist = ``-CompatibleCL``, else ``uebp_CodeCL`` (5.8), else kept, except that it is reset to 0
-  when the licensee flag changes ("it corresponds to a different P4 server"); 0 from a source means "not given".
-- IsPromotedBuild = ``-Promoted`` != 0, default 1. BranchName = ``-Branch``, else ``EscapePath(uebp_BuildRoot_P4)``.
-- BuildVersion = ``-Build``, cleared when absent; BuildId is kept; BuildURL is cleared (5.8).
-- The header is patched with 4.18's line rules, or generated whole (see ``header.py``).
+- Changelist = ``-CL``, else ``uebp_CL``, else a Perforce CI variable, else git's commit count (``depot``).
+- BranchName = ``-Branch``, else ``EscapePath(uebp_BuildRoot_P4)``, else CI or git.
+- IsPromotedBuild = ``-Promoted`` != 0, default 1.
+- IsLicenseeVersion, CompatibleChangelist, BuildVersion, BuildURL, the keys written and the header: per rule set.
 """
 
 from __future__ import annotations
@@ -32,25 +31,34 @@ from buildver.changes import (
 from buildver.config import Config
 from buildver.depot import (
     Repository,
+    Sourced,
     resolve_branch,
     resolve_changelist,
     resolve_compatible_changelist,
 )
 from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
+from buildver.metadata_cs import informational_version, set_informational_version, version_h_numbers
+from buildver.update_rules import (
+    HEADER_HINT,
+    ChosenRules,
+    CompatibleDefault,
+    LicenseeDefault,
+    MetadataVersion,
+    choose_header,
+    choose_rules,
+)
 from buildver.vcs import repository_writes
 
 __all__ = [
     "UpdatePlan",
     "UpdateRequest",
-    "find_header",
     "github_output",
     "plan_header",
     "plan_update",
+    "rules_and_header",
     "update_local",
     "version_file_lock",
 ]
-
-ENGINE_VERSION_H = Path("Source") / "Runtime" / "Launch" / "Resources" / "Version.h"
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +77,8 @@ class UpdateRequest:
     new_build_id: bool = False
     build_id: str | None = None
     force: bool = False
+    rules: str | None = None
+    """``--rules``: ``X.Y`` forces that engine generation's rules, ``buildver`` buildver's own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +88,7 @@ class UpdatePlan:
     version_file: VersionFile
     record: BuildVersion
     sources: Mapping[str, str]
+    rules: ChosenRules
     changes: tuple[FileChange, ...] = field(default_factory=tuple)
 
     @property
@@ -91,21 +102,6 @@ class UpdatePlan:
         ]
 
 
-def find_header(version_path: Path, flag: Path | None, configured: Path | None) -> Path:
-    """``--header``, else the configured header, else Unreal's Version.h when it exists, else BuildVersion.h."""
-    if flag is not None:
-        return flag
-    if configured is not None:
-        return configured
-    build_folder = version_path.parent
-    # Engine/Build/Build.version → Engine/Source/...; Build/Build.version beside Engine/ → Engine/Source/...
-    for engine_folder in (build_folder.parent, build_folder.parent / "Engine"):
-        candidate = engine_folder / ENGINE_VERSION_H
-        if candidate.is_file():
-            return candidate
-    return build_folder / "BuildVersion.h"
-
-
 def plan_update(
     version_file: VersionFile,
     request: UpdateRequest,
@@ -117,20 +113,21 @@ def plan_update(
     if request.new_build_id and request.build_id is not None:
         raise UsageError("--new-build-id and --build-id cannot be used together")
     old = version_file.record
+    chosen, header = rules_and_header(
+        version_file, config=config, flag=request.header, rules=request.rules, skip=request.skip_header
+    )
+    rules = chosen.rules
     repository = Repository(version_file.path.parent)
     changelist = resolve_changelist(request.changelist, environment, repository)
     branch = resolve_branch(request.branch, request.depot_path, environment, repository, config.repository_name)
-    licensee = old.is_licensee_version if request.licensee is None else request.licensee
-    sources = {"Changelist": changelist.source, "BranchName": branch.source}
-    compatible_source = resolve_compatible_changelist(request.compatible_changelist, environment)
-    if compatible_source is not None:
-        compatible = compatible_source.value
-        sources["CompatibleChangelist"] = compatible_source.source
-    elif licensee != old.is_licensee_version:
-        compatible = 0
-        sources["CompatibleChangelist"] = "reset: the licensee flag changed (Unreal 4.25+)"
-    else:
-        compatible = old.compatible_changelist
+    licensee = _licensee(request.licensee, chosen, old)
+    compatible = _compatible_changelist(request, environment, chosen, old, changelist.value, licensee.value)
+    sources = {
+        "Changelist": changelist.source,
+        "BranchName": branch.source,
+        "IsLicenseeVersion": licensee.source,
+        "CompatibleChangelist": compatible.source,
+    }
     build_id = old.build_id
     if request.build_id is not None:
         build_id = request.build_id
@@ -143,19 +140,120 @@ def plan_update(
     record = _new_record(
         version_file,
         changelist=changelist.value,
-        compatible_changelist=compatible,
-        is_licensee_version=licensee,
+        compatible_changelist=compatible.value,
+        is_licensee_version=licensee.value,
         is_promoted_build=request.promoted != 0,
         branch_name=branch.value,
-        build_version=request.build or "",
+        # 4.18 to 4.20 have no BuildVersion key (their rewrite drops one): buildver leaves it; from 4.21 on -Build
+        # is stored, and cleared when absent.
+        build_version=(request.build or "") if rules.build_version_key else old.build_version,
         build_id=build_id,
-        build_url="",  # Unreal 5.8 passes no URL and so removes it; buildver writes it empty
+        # 5.3 on pass no URL, so BuildURL goes; older engines' writers do not know the key (their rewrite would
+        # drop it): buildver keeps it, as it keeps every key it is not told to change.
+        build_url="" if rules.clears_build_url else old.build_url,
     )
-    changes = [version_file.change_to(record)]
-    if not request.skip_header:
-        header = find_header(version_file.path, request.header, config.header)
-        changes.append(plan_header(header, record, request.build))
-    return UpdatePlan(version_file, record, sources, tuple(changes))
+    changes = [version_file.change_to(record, rules.writer)]
+    if header is not None:
+        # A 4.18 engine's own Version.h is patched, never created: UAT fails when it is missing.
+        must_exist = header == chosen.version_h and rules.patches_version_h
+        changes.append(plan_header(header, record, request.build, must_exist=must_exist))
+    metadata = _plan_metadata(chosen, record, changes)
+    if metadata is not None:
+        changes.append(metadata)
+    return UpdatePlan(version_file, record, sources, chosen, tuple(changes))
+
+
+def _plan_metadata(chosen: ChosenRules, record: BuildVersion, changes: list[FileChange]) -> FileChange | None:
+    """MetaData.cs with its AssemblyInformationalVersion stamped, for the engines whose UAT does (None otherwise,
+    and when the tree has no MetaData.cs: there is nothing to stamp)."""
+    path = chosen.metadata_cs
+    if path is None:
+        return None
+    old = _read_text(path, "MetaData.cs")
+    if old is None:
+        return None
+    numbers = (record.major_version, record.minor_version, record.patch_version)
+    if chosen.rules.metadata is MetadataVersion.FROM_VERSION_H and chosen.version_h is not None:
+        # 4.18 takes MAJOR.MINOR.PATCH from Version.h (the one being written, else the one on disk).
+        planned = next((change.new for change in changes if change.path == chosen.version_h), None)
+        header = planned.decode("utf-8") if planned is not None else _read_text(chosen.version_h, "Version.h")
+        numbers = (header and version_h_numbers(header)) or numbers
+    version = informational_version(
+        numbers,
+        record.changelist,
+        record.branch_name,
+        padded_changelist=chosen.rules.metadata is MetadataVersion.FROM_VERSION_H,
+    )
+    new = set_informational_version(old, version, str(path))
+    return FileChange(path, old.encode("utf-8"), new.encode("utf-8"))
+
+
+def _read_text(path: Path, what: str) -> str | None:
+    """A UTF-8 text file's contents, or None when it does not exist; a HeaderError when it cannot be read."""
+    try:
+        data = read_existing(path)
+        return None if data is None else data.decode("utf-8")
+    except OSError as exc:
+        raise HeaderError(f"{path}: cannot read {what} ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise HeaderError(f"{path}: byte {exc.start}: {what} is not UTF-8") from exc
+
+
+def rules_and_header(
+    version_file: VersionFile,
+    *,
+    config: Config,
+    flag: Path | None = None,
+    rules: str | None = None,
+    skip: bool = False,
+) -> tuple[ChosenRules, Path | None]:
+    """The rules for ``version_file`` and the header they write (None: no header), from flags and configuration."""
+    record = version_file.record
+    release = (record.major_version, record.minor_version, record.patch_version)
+    chosen = choose_rules(version_file.path, release, forced=rules, configured=config.rules)
+    header = choose_header(
+        chosen, version_file.path, flag=flag, configured=config.header, skip=skip or config.skip_header
+    )
+    return chosen, header
+
+
+def _licensee(flag: bool | None, chosen: ChosenRules, old: BuildVersion) -> Sourced[bool]:
+    """IsLicenseeVersion: the flag, else what the rules' UAT decides without it."""
+    if flag is not None:
+        return Sourced(flag, "--licensee" if flag else "--no-licensee")
+    default = chosen.rules.licensee_default
+    if default is LicenseeDefault.FLAG_ONLY:
+        return Sourced(False, f"{chosen.rules.name}: 0 unless -Licensee is given")
+    if default is LicenseeDefault.MARKER:
+        marker = chosen.rules.licensee_marker
+        if chosen.licensee_marker_exists():
+            return Sourced(False, f"{chosen.rules.name}: {marker} exists (Epic's own build)")
+        return Sourced(True, f"{chosen.rules.name}: no {marker} in the engine (a licensee build)")
+    return Sourced(old.is_licensee_version, "kept")
+
+
+def _compatible_changelist(
+    request: UpdateRequest,
+    environment: Mapping[str, str],
+    chosen: ChosenRules,
+    old: BuildVersion,
+    changelist: int,
+    licensee: bool,
+) -> Sourced[int]:
+    """CompatibleChangelist: given (0 means not given), else the rules' default, reset or kept."""
+    rules = chosen.rules
+    given = resolve_compatible_changelist(
+        request.compatible_changelist, environment, code_changelist=rules.compatible_from_code_cl
+    )
+    if given is not None:
+        return given
+    # UAT before 4.25 starts from the changelist, and -CompatibleCL=0 replaces it with 0, which is not written.
+    explicit_zero = request.compatible_changelist == 0
+    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist > 0 and not explicit_zero:
+        return Sourced(changelist, f"{rules.name}: the changelist, as -CompatibleCL is not given")
+    if rules.resets_compatible_when_licensee_changes and licensee != old.is_licensee_version:
+        return Sourced(0, f"reset: the licensee flag changed ({rules.name} rules)")
+    return Sourced(old.compatible_changelist, "kept")
 
 
 def _new_record(version_file: VersionFile, **changes: object) -> BuildVersion:
@@ -166,19 +264,24 @@ def _new_record(version_file: VersionFile, **changes: object) -> BuildVersion:
         raise InvalidVersionError(f"{version_file.path}: cannot store the new values: {exc}") from exc
 
 
-def plan_header(path: Path, record: BuildVersion, build: str | None) -> FileChange:
-    """The change that brings the header at ``path`` in line with ``record``."""
+def plan_header(path: Path, record: BuildVersion, build: str | None, *, must_exist: bool = False) -> FileChange:
+    """The change that brings the header at ``path`` in line with ``record`` (HeaderError when ``must_exist``
+    and there is none)."""
     from buildver.header import header_for
 
     try:
         old = read_existing(path)
     except OSError as exc:
-        raise HeaderError(f"{path}: cannot read the header ({exc.strerror})") from exc
+        raise HeaderError(f"{path}: cannot read the header ({exc.strerror}); {HEADER_HINT}") from exc
+    if old is None and must_exist:
+        raise HeaderError(f"{path}: the engine's Version.h is missing, and 4.18's rules patch it; {HEADER_HINT}")
     try:
         existing = None if old is None else old.decode("utf-8")
+        return FileChange(path, old, header_for(existing, record, build, str(path)).encode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise HeaderError(f"{path}: byte {exc.start}: the header is not UTF-8") from exc
-    return FileChange(path, old, header_for(existing, record, build, str(path)).encode("utf-8"))
+        raise HeaderError(f"{path}: byte {exc.start}: the header is not UTF-8; {HEADER_HINT}") from exc
+    except HeaderError as exc:
+        raise HeaderError(f"{exc}; {HEADER_HINT}") from exc
 
 
 def update_local(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import json
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,14 +23,12 @@ from buildver.assets import (
     ScanResult,
     ScanStatus,
     classify,
-    find_engine_ini,
     iter_packages,
-    parse_zero_engine_version_warning,
     scan,
     scan_file,
-    zero_engine_version_warning,
 )
 from buildver.cli_assets import assets_app
+from buildver.engine_ini import find_engine_ini, parse_zero_engine_version_warning, zero_engine_version_warning
 from buildver.errors import UsageError
 from buildver.package import parse_package_summary
 
@@ -184,6 +185,209 @@ class TestScan:
         assert results["Folder1"].error == f"{locked}: cannot list the folder: Permission denied"
 
 
+needs_posix_special_files = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="FIFOs and /dev/zero are POSIX"
+)
+
+
+def write_special_files(content: Path) -> dict[str, tuple[ScanStatus, str]]:
+    """Real special files named like packages, beside regular ones: name -> (status, words of the reason)."""
+    content.mkdir(parents=True, exist_ok=True)
+    (content / "Real.uasset").write_bytes(ERAS["-8"].build())
+    os.mkfifo(content / "Pipe.uasset")
+    (content / "Zero.uasset").symlink_to("/dev/zero")
+    (content / "Gone.uasset").symlink_to(content / "Missing.uasset")
+    (content / "PipeLink.umap").symlink_to(content / "Pipe.uasset")
+    (content / "Loop.uasset").symlink_to(content / "Loop.uasset")
+    (content / "Folder.uasset").symlink_to(content.parent)
+    (content / "Later.uasset").write_bytes(ERAS["-7"].build())
+    return {
+        "Real.uasset": (ScanStatus.OK, ""),
+        "Pipe.uasset": (ScanStatus.NOT_A_PACKAGE, "not a regular file: a FIFO (named pipe), never opened"),
+        "Zero.uasset": (ScanStatus.NOT_A_PACKAGE, "not a regular file: a character device, never opened"),
+        "Gone.uasset": (ScanStatus.CORRUPT, "a symbolic link to"),
+        "PipeLink.umap": (ScanStatus.NOT_A_PACKAGE, "a FIFO"),
+        "Loop.uasset": (ScanStatus.CORRUPT, "cannot read: too many levels of symbolic links"),
+        "Folder.uasset": (ScanStatus.NOT_A_PACKAGE, "a symbolic link to a folder, which is not followed"),
+        "Later.uasset": (ScanStatus.OK, ""),
+    }
+
+
+@needs_posix_special_files
+class TestSpecialFiles:
+    """FIFOs, devices and links named like packages are reported, one result each, and never opened."""
+
+    @pytest.mark.parametrize("jobs", [1, 2])
+    def test_each_is_reported_in_walk_order_and_never_opened(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+    ) -> None:
+        expected = write_special_files(tmp_path / "Content")
+        opened: list[str] = []
+        real_open = os.open
+
+        def spying_open(path: str, *arguments: int) -> int:
+            opened.append(os.fspath(path))
+            return real_open(path, *arguments)
+
+        monkeypatch.setattr(os, "open", spying_open)
+        results = list(scan([tmp_path / "Content"], ENGINE_55, jobs=jobs))
+        assert [Path(result.path).name for result in results] == sorted(expected)
+        for result in results:
+            status, words = expected[Path(result.path).name]
+            assert result.status is status, result
+            if words:
+                assert result.error is not None
+                assert result.error.startswith(f"{result.path}: ")
+                assert words in result.error
+        if jobs == 1:  # the workers of jobs=2 are other processes
+            assert {Path(path).name for path in opened} == {"Real.uasset", "Later.uasset"}
+
+    def test_iter_packages_gives_the_reason(self, tmp_path: Path) -> None:
+        write_special_files(tmp_path / "Content")
+        reasons = {Path(path).name: reason for path, reason in iter_packages(tmp_path / "Content")}
+        assert reasons["Real.uasset"] is None
+        assert reasons["Pipe.uasset"] == "not a regular file: a FIFO (named pipe), never opened"
+        assert (
+            reasons["Gone.uasset"]
+            == f"cannot read: a symbolic link to {str(tmp_path / 'Content' / 'Missing.uasset')!r}, which does not exist"
+        )
+
+    @pytest.mark.parametrize("root", ["Pipe.uasset", "Zero.uasset", "Gone.uasset"])
+    def test_a_special_file_given_as_the_root_is_reported_too(self, tmp_path: Path, root: str) -> None:
+        expected = write_special_files(tmp_path / "Content")
+        [result] = scan([tmp_path / "Content" / root], ENGINE_55)
+        assert result.status is expected[root][0]
+
+    def test_the_command_reports_them_and_returns(self, tmp_path: Path) -> None:
+        """The real command in its own process, with a time limit: a FIFO opened for reading would block it."""
+        expected = write_special_files(tmp_path / "Content")
+        code = (
+            "import sys, typer; from buildver.cli_assets import assets_app; app = typer.Typer(); "
+            "app.add_typer(assets_app, name='assets'); app.callback()(lambda: None); app(sys.argv[1:])"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code, "assets", "scan", str(tmp_path / "Content"), "--against", "5.5.0", "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr  # the dangling and looping links are corrupt
+        statuses = {Path(entry["path"]).name: entry["status"] for entry in json.loads(done.stdout)}
+        assert statuses == {name: str(status) for name, (status, _) in expected.items()}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
+def test_on_a_terminal_the_tree_is_walked_once(tmp_path: Path) -> None:
+    """The command on a real pseudo-terminal (where it shows progress) lists each folder once."""
+    import pty
+
+    content = write_tree(tmp_path)
+    listed = tmp_path / "listed.txt"
+    code = (
+        "import os, sys, typer\n"
+        "real_scandir = os.scandir\n"
+        "def scandir(path):\n"
+        f"    with open({str(listed)!r}, 'a') as log: log.write(os.fspath(path) + '\\n')\n"
+        "    return real_scandir(path)\n"
+        "os.scandir = scandir\n"
+        "import buildver.cli_assets\n"
+        "buildver.cli_assets.PROGRESS_AFTER_SECONDS = 0.0\n"
+        "app = typer.Typer(); app.add_typer(buildver.cli_assets.assets_app, name='assets')\n"
+        "app.callback()(lambda: None)\n"
+        "app(sys.argv[1:])\n"
+    )
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "assets", "scan", str(content), "--against", "5.5.0", "--jobs", "1"],
+            stdin=terminal,
+            stdout=terminal,
+            stderr=terminal,
+            timeout=60,
+            check=False,
+        )
+        os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: the terminal's other side is closed and everything was read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(controller)
+    assert done.returncode == 1  # Truncated.uasset is corrupt
+    assert b"scanning:" in shown  # the progress line was drawn: this was a terminal
+    # Each folder below the root once (the search for Config/DefaultEngine.ini lists the root and those above it).
+    subfolders = sorted(os.fspath(folder) for folder in content.iterdir() if folder.is_dir())
+    listed_below = [
+        folder for folder in listed.read_text().splitlines() if folder.startswith(os.fspath(content) + os.sep)
+    ]
+    assert sorted(listed_below) == subfolders
+
+
+class TestJobs:
+    """``jobs=None`` chooses processes from the size of the tree; the results never depend on it."""
+
+    @pytest.mark.parametrize("threshold", [1, 5, 10_000])
+    def test_results_are_those_of_one_process(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threshold: int
+    ) -> None:
+        content = write_tree(tmp_path)
+        for index in range(12):
+            (content / f"Many{index:02}.uasset").write_bytes(ERAS["-7"].build())
+        monkeypatch.setattr(buildver.assets, "CHUNK_SIZE", 2)
+        monkeypatch.setattr(buildver.assets, "PARALLEL_THRESHOLD", threshold)
+        monkeypatch.setattr(buildver.assets, "default_jobs", lambda: 2)
+        assert list(scan([content], ENGINE_55, jobs=None)) == list(scan([content], ENGINE_55, jobs=1))
+
+    @pytest.mark.parametrize(("found", "processes"), [(3, 1), (4, 2)])
+    def test_processes_start_only_from_the_threshold(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, found: int, processes: int
+    ) -> None:
+        content = tmp_path / "Content"
+        content.mkdir()
+        for index in range(found):
+            (content / f"P{index}.uasset").write_bytes(ERAS["-7"].build())
+        monkeypatch.setattr(buildver.assets, "PARALLEL_THRESHOLD", 4)
+        monkeypatch.setattr(buildver.assets, "default_jobs", lambda: 2)
+        pools: list[int | None] = []
+
+        class CountedPool(concurrent.futures.ProcessPoolExecutor):
+            def __init__(self, max_workers: int | None = None) -> None:
+                pools.append(max_workers)
+                super().__init__(max_workers)
+
+        monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountedPool)
+        results = list(scan([content], ENGINE_55, jobs=None))
+        assert [result.status for result in results] == [ScanStatus.OK] * found
+        assert pools == ([] if processes == 1 else [processes - 1])  # this process reads too
+
+    def test_default_jobs_is_at_most_the_cpus_this_process_may_use(self) -> None:
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+        assert 1 <= buildver.assets.default_jobs() <= cpus
+
+    @pytest.mark.parametrize(
+        ("cpus", "load", "jobs"),
+        [
+            (2, 0.0, 2),
+            (2, 0.4, 2),
+            (2, 0.6, 1),
+            (2, 3.8, 1),
+            (8, 2.2, 6),
+            (8, 7.9, 1),
+            (1, 0.0, 1),
+            (4, None, 4),  # no load average (Windows): every CPU
+            (0, None, 1),
+        ],
+    )
+    def test_only_idle_cpus_get_a_process(self, cpus: int, load: float | None, jobs: int) -> None:
+        assert buildver.assets.jobs_for(cpus, load) == jobs
+
+
 class TestZeroEngineVersionWarning:
     """[Core.System] ZeroEngineVersionWarning in the project's Config/DefaultEngine.ini, read as GetBool does."""
 
@@ -315,15 +519,15 @@ class TestCommand:
         result = CliRunner().invoke(cli_app(), ["assets", "scan", str(tmp_path / "missing"), "--against", "5.5.0"])
         assert result.exit_code == 2
 
-    def test_progress_bar_is_drawn_between_rows(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def test_progress_line_is_drawn_between_rows(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(buildver.cli_assets, "PROGRESS_AFTER_SECONDS", 0.0)
         stream, rows = io.StringIO(), io.StringIO()
         output = buildver.cli_assets._TableOutput(rows, ENGINE_55)
-        progress = buildver.cli_assets._Progress(stream, total=4)
+        progress = buildver.cli_assets._Progress(stream)
         output.add(ScanResult("A.uasset", ScanStatus.OK))
         progress.advance(output)
         progress.clear()
-        assert "1/4 files" in stream.getvalue()
+        assert "scanning: 1 file," in stream.getvalue()
         assert stream.getvalue().endswith("\r\x1b[K")
         assert "A.uasset" in rows.getvalue()
 
@@ -336,7 +540,7 @@ def test_a_package_without_file_versions_is_unversioned_even_without_the_cooked_
 
 JSON_RESULTS = [
     ScanResult("a/b.uasset", ScanStatus.OK, -8, 522, 1013, 0, ENGINE_55, ENGINE_55, None),
-    ScanResult('odd "name"\\\n\u00e9.uasset', ScanStatus.CORRUPT, error="x: byte 4: \"quoted\"\ttab"),
+    ScanResult('odd "name"\\\n\u00e9.uasset', ScanStatus.CORRUPT, error='x: byte 4: "quoted"\ttab'),
     ScanResult("c.umap", ScanStatus.NEWER_ENGINE, -9, 522, 1017, 3, ENGINE_55, None, "why"),
 ]
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pickle
-from pathlib import Path
+import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -273,21 +274,167 @@ def test_exact_match_compares_branch_case_insensitively_like_fstring() -> None:
     assert not V("5.0.3-1+A").exact_match(licensee("5.0.3-1+A"))
 
 
+EXACT_MATCH_CASES = [
+    # (first branch, second branch, match?, rule)
+    ("++UE5+Release-5.0", "++ue5+release-5.0", True, "ASCII letters match in either case"),
+    ("A", "a", True, "one ASCII letter"),
+    ("\u00c9", "\u00e9", False, "É and é differ: Stricmp folds ASCII only"),
+    ("Stra\u00dfe", "STRASSE", False, "ß is not SS (str.casefold would match them)"),
+    ("k", "\u212a", False, "the Kelvin sign is not k (str.lower would match them)"),
+    ("\u0130", "i", False, "a dotted capital I is not i"),
+    ("Fork-\u00c9", "fork-\u00c9", True, "ASCII folded, the same non-ASCII letter kept"),
+    ("A", "B", False, "different letters"),
+    ("", "", True, "no branch"),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "match", "rule"), EXACT_MATCH_CASES, ids=[c[3] for c in EXACT_MATCH_CASES])
+def test_exact_match_folds_branch_case_for_ascii_letters_only(first: str, second: str, match: bool, rule: str) -> None:
+    assert EngineVersion(5, 0, 3, 1, first).exact_match(EngineVersion(5, 0, 3, 1, second)) is match
+    assert EngineVersion(5, 0, 3, 1, second).exact_match(EngineVersion(5, 0, 3, 1, first)) is match
+
+
+@pytest.mark.parametrize(
+    ("other", "rule"),
+    [
+        (EngineVersion(5, 0, 4, 1, "A"), "patch"),
+        (EngineVersion(5, 0, 3, 2, "A"), "changelist"),
+        (EngineVersion(5, 0, 3, 1, "A", True), "licensee"),
+        (EngineVersion(5, 0, 3, 1, "A+B"), "branch"),
+    ],
+)
+def test_exact_match_compares_every_other_field_exactly(other: EngineVersion, rule: str) -> None:
+    assert not EngineVersion(5, 0, 3, 1, "A").exact_match(other), rule
+
+
+def _reference_get_newest(
+    first: EngineVersion, second: EngineVersion
+) -> tuple[VersionComparison, VersionComponent | None]:
+    """GetNewest as Unreal writes it, field by field (the fast one works on packed integers)."""
+    for component, a, b in (
+        (MAJOR, first.major, second.major),
+        (MINOR, first.minor, second.minor),
+        (PATCH, first.patch, second.patch),
+    ):
+        if a != b:
+            return (FIRST if a > b else SECOND), component
+    a, b = first.changelist, second.changelist
+    if first.licensee == second.licensee and a != 0 and b != 0 and a != b:
+        return (FIRST if a > b else SECOND), CHANGELIST
+    return NEITHER, None
+
+
+wide_versions = st.builds(
+    EngineVersion,
+    st.sampled_from([0, 1, 255, 256, 65534, 65535]) | st.integers(0, 65535),
+    st.sampled_from([0, 1, 255, 256, 65534, 65535]) | st.integers(0, 65535),
+    st.sampled_from([0, 1, 255, 256, 65534, 65535]) | st.integers(0, 65535),
+    st.sampled_from([0, 1, 2, 0x7FFFFFFF]) | st.integers(0, 0x7FFFFFFF),
+    st.sampled_from(["", "++UE5+Main"]),
+    st.booleans(),
+)
+
+
+@given(wide_versions, wide_versions)
+def test_get_newest_and_operators_agree_with_unreal_field_by_field_over_the_whole_range(
+    a: EngineVersion, b: EngineVersion
+) -> None:
+    newest = _reference_get_newest(a, b)
+    assert EngineVersion.get_newest(a, b) == newest
+    assert (a < b) is (newest[0] is SECOND)
+    assert (a > b) is (newest[0] is FIRST)
+    assert (a <= b) is (newest[0] is not FIRST)
+    assert (a >= b) is (newest[0] is not SECOND)
+    expected_compatible = not a.has_changelist or not b.has_changelist or newest[0] is not SECOND
+    assert a.is_compatible_with(b) is expected_compatible
+
+
+def _reference_parse(text: str) -> EngineVersion | None:
+    """Parse by the grammar's regular expression (the fast parser splits by hand); None when refused."""
+    match = re.fullmatch(r"([0-9]+)\.([0-9]+)\.([0-9]+)(?:-([0-9]+))?(?:\+(.*))?", text, re.DOTALL)
+    if match is None:
+        return None
+    major, minor, patch = (int(group) for group in match.groups()[:3])
+    raw_changelist = int(match[4] or 0)
+    if max(major, minor, patch) > 65535 or raw_changelist > 0xFFFFFFFF:
+        return None
+    return EngineVersion.from_raw_changelist(major, minor, patch, raw_changelist, match[5] or "")
+
+
+version_like_text = st.text(alphabet="0123456789.-+ _aE\u0663\u00b2\n", max_size=24) | st.builds(
+    "{}.{}.{}{}{}".format,
+    st.integers(0, 70000).map(str),
+    st.integers(0, 300).map(str),
+    st.sampled_from(["0", "00", "1", "65535", "65536", "", "\u0661", " 1", "1_0", "-1"]),
+    st.sampled_from(["", "-", "-0", "-2147483648", "-4294967295", "-4294967296", "--1", "- 1", "-+1"]),
+    st.sampled_from(["", "+", "++UE5+Main", "+\u00e9+x", "+a.b-c"]),
+)
+
+
+@given(version_like_text)
+def test_parse_accepts_exactly_what_the_grammar_accepts(text: str) -> None:
+    expected = _reference_parse(text)
+    if expected is None:
+        with pytest.raises(InvalidVersionError, match="invalid engine version"):
+            V(text)
+    else:
+        assert V(text) == expected
+
+
 def test_branch_path_turns_plus_into_slash() -> None:
     assert V("4.19.0-1+++UE4+Release-4.19").branch_path == "//UE4/Release-4.19"
 
 
-def test_current_and_compatible_with_read_a_build_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "Engine" / "Build").mkdir(parents=True)
-    version = tmp_path / "Engine" / "Build" / "Build.version"
-    version.write_text(
-        '{"MajorVersion": 4, "MinorVersion": 27, "PatchVersion": 2, "Changelist": 18319896,'
-        ' "CompatibleChangelist": 17155196, "IsLicenseeVersion": 0, "BranchName": "++UE4+Release-4.27"}'
-    )
-    assert EngineVersion.current(version) == V("4.27.2-18319896+++UE4+Release-4.27")
-    # CompatibleWith: the effective compatible changelist, and patch 0 for an Epic build.
-    assert EngineVersion.compatible_with(version) == V("4.27.0-17155196+++UE4+Release-4.27")
-    monkeypatch.chdir(tmp_path / "Engine")
-    assert EngineVersion.current() == V("4.27.2-18319896+++UE4+Release-4.27")
-    version.write_text(version.read_text().replace('"IsLicenseeVersion": 0', '"IsLicenseeVersion": 1'))
-    assert EngineVersion.compatible_with() == licensee("4.27.2-17155196+++UE4+Release-4.27")
+STRING_ARGUMENT_CASES = [
+    # (call, expected): every method that takes another version takes its text too, parsed as parse does.
+    (lambda: V("5.3.0").is_compatible_with("4.19.0"), True),
+    (lambda: V("5.3.0-10").is_compatible_with("5.3.0-11"), False),
+    (lambda: EngineVersion.get_newest("4.19.0-5", "4.19.0-7"), (VersionComparison.SECOND, VersionComponent.CHANGELIST)),
+    (lambda: EngineVersion.get_newest(V("5.0.0"), "4.27.2"), (VersionComparison.FIRST, VersionComponent.MAJOR)),
+    (lambda: V("5.0.3-1+++UE5+Main").exact_match("5.0.3-1+++ue5+main"), True),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), STRING_ARGUMENT_CASES)
+def test_methods_that_take_another_version_take_a_version_string(call: Callable[[], object], expected: object) -> None:
+    assert call() == expected
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: V("5.3.0").is_compatible_with(5.3),  # type: ignore[arg-type]
+        lambda: EngineVersion.get_newest(V("5.3.0"), None),  # type: ignore[arg-type]
+        lambda: V("5.3.0").exact_match(b"5.3.0"),  # type: ignore[arg-type]
+    ],
+)
+def test_another_type_is_a_type_error_that_names_it(call: Callable[[], object]) -> None:
+    with pytest.raises(TypeError, match=r"expected an EngineVersion or a version string, not (float|NoneType|bytes)"):
+        call()
+
+
+def test_a_bad_version_string_argument_is_the_parse_error() -> None:
+    with pytest.raises(InvalidVersionError, match=r"invalid engine version '4\.19'"):
+        V("5.3.0").is_compatible_with("4.19")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ((4, 27, 2, 0x80000005, "B"), EngineVersion(4, 27, 2, 5, "B", licensee=True)),
+        ((5, 3, 0, 27405482, ""), EngineVersion(5, 3, 0, 27405482)),
+        ((65535, 0, 0, 0xFFFFFFFF, ""), EngineVersion(65535, 0, 0, 0x7FFFFFFF, licensee=True)),
+    ],
+)
+def test_from_raw_changelist_reads_bit_31_as_the_licensee_flag(
+    arguments: tuple[int, int, int, int, str], expected: EngineVersion
+) -> None:
+    assert EngineVersion.from_raw_changelist(*arguments) == expected
+
+
+@pytest.mark.parametrize(
+    "arguments", [(65536, 0, 0, 0, ""), (-1, 0, 0, 0, ""), (4, 0, 0, 1 << 32, ""), (4, 0, 0, -1, ""), (4, 0, 0, 0, 5)]
+)
+def test_from_raw_changelist_refuses_values_outside_unreal_s_ranges(arguments: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidVersionError):
+        EngineVersion.from_raw_changelist(*arguments)  # type: ignore[arg-type]

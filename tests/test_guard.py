@@ -172,7 +172,8 @@ def test_check_header_accepts_the_generated_header_and_gives_the_fix_for_a_stale
     assert check_header("Build/BuildVersion.h", current, version_file, configured=False) == []
     assert [str(f) for f in check_header("Build/BuildVersion.h", stale, version_file, configured=False)] == [
         "Build/BuildVersion.h: error: out of step with Build/Build.version; "
-        "run: buildver header, then: git add Build/BuildVersion.h"
+        "run: buildver header, then: git add Build/BuildVersion.h "
+        "(to leave the header alone, set skip-header = true in [tool.buildver])"
     ]
     assert check_header("Build/BuildVersion.h", None, version_file, configured=False) == []
     missing = check_header("Build/BuildVersion.h", None, version_file, configured=True)
@@ -355,7 +356,7 @@ def test_guard_checks_the_configured_header_and_gives_the_command_that_fixes_it(
     assert code == 1
     assert lines[0] == (
         "Source/Version.h: error: out of step with Build/Build.version; run: buildver header, then: git add "
-        "Source/Version.h"
+        "Source/Version.h (to leave the header alone, set skip-header = true in [tool.buildver])"
     )
     stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001)).encode()})
     assert run_command(repo, monkeypatch) == (0, ["buildver guard: 2 files checked, no problems"])

@@ -400,7 +400,10 @@ def test_a_header_that_is_a_fifo_or_a_device_is_refused_before_anything_is_writt
     header = special_file(kind, tmp_path / "V.h")
     result = run_cli(folder, *command, "-f", "Build/Build.version", "--header", str(header))
     assert result.returncode == 1, result.stderr
-    assert result.stderr == f"buildver: error: {header}: cannot read the header (not a regular file but {expected})\n"
+    assert result.stderr.startswith(
+        f"buildver: error: {header}: cannot read the header (not a regular file but {expected})"
+    )
+    assert result.stderr.count("\n") == 1
     assert state(folder) == (OLD_VERSION, None)
     assert strays(folder) == []
 
@@ -411,9 +414,10 @@ def test_the_device_given_directly_as_the_header_is_refused(tmp_path: Path) -> N
     folder = fresh_tree(tmp_path / "tree")
     result = run_cli(folder, "update-local", "--cl", "1", "--branch", "X", "--header", "/dev/full")
     assert result.returncode == 1, result.stderr
-    assert result.stderr == (
-        "buildver: error: /dev/full: cannot read the header (not a regular file but a character device)\n"
+    assert result.stderr.startswith(
+        "buildver: error: /dev/full: cannot read the header (not a regular file but a character device)"
     )
+    assert result.stderr.count("\n") == 1
     assert state(folder) == (OLD_VERSION, None)
 
 

@@ -220,7 +220,12 @@ LITERAL_CASES = [
     ("line\nnext", r'"line\012next"', r'L"line\012next"'),
     ("\x01" + "23", r'"\00123"', r'L"\00123"'),
     ("tab\tdel\x7f", r'"tab\011del\177"', r'L"tab\011del\177"'),
-    ("$@`", r'"\044\100\140"', r'L"\044\100\140"'),
+    # Unreal's own bytes wherever they are safe: printable ASCII as it is, a lone "?" too.
+    ("$@`", '"$@`"', 'L"$@`"'),
+    ("user@host:~/ok?", '"user@host:~/ok?"', 'L"user@host:~/ok?"'),
+    ("a?b?c", '"a?b?c"', 'L"a?b?c"'),
+    ("why??=", r'"why\?\?="', r'L"why\?\?="'),
+    ("???-", r'"\?\?\?-"', r'L"\?\?\?-"'),
     ("é", r'"\303\251"', r'L"\u00E9"'),
     ("\x85\xa0", r'"\302\205\302\240"', r'L"\205\u00A0"'),
     ("😀", r'"\360\237\230\200"', r'L"\U0001F600"'),
@@ -229,7 +234,7 @@ LITERAL_CASES = [
 
 
 @pytest.mark.parametrize(("text", "narrow", "wide"), LITERAL_CASES)
-def test_literals_escape_everything_but_plain_ascii_with_fixed_length_escapes(
+def test_literals_keep_printable_ascii_and_escape_the_rest_with_fixed_length_escapes(
     text: str, narrow: str, wide: str
 ) -> None:
     assert (c_string_literal(text), c_wide_string_literal(text)) == (narrow, wide)
@@ -308,6 +313,9 @@ HOSTILE = [
     ("digits after a control", "\x01" + "234567"),
     ("controls and escape sequence", "\t\x1b[31m\x7f\x0b\x0c"),
     ("characters outside the basic set", "$@`"),
+    ("lone question marks", '?a?b?"?'),
+    ("question mark runs before trigraph characters", "a???/b??=c?"),
+    ("an address", "build@studio.example:~/x"),
     ("printf format", "%s%n%%"),
     ("latin-1", "café"),
     ("c1 controls", "\x80\x85\x9f"),
@@ -655,7 +663,12 @@ def test_patch_header_names_the_file_and_the_define_it_cannot_find(
 
 
 def test_missing_build_version_is_no_error_when_no_build_string_is_given() -> None:
-    patch_header(_without("#define BUILD_VERSION"), EPIC, None, "Version.h")
+    text = _without("#define BUILD_VERSION")
+    patched = patch_header(text, EPIC, None, "Version.h")
+    assert "BUILD_VERSION" not in patched
+    assert f'#define BRANCH_NAME "{EPIC.branch_name}"' in patched
+    with pytest.raises(HeaderError, match="unable to find line '#define BUILD_VERSION'"):
+        patch_header(text, EPIC, "Nightly", "Version.h")
 
 
 TOKEN_CASES = [

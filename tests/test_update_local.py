@@ -16,8 +16,9 @@ from conftest import GitRepository, git
 
 from buildver.build_version import BuildVersion
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX
-from buildver.cli import main, translate_unreal_arguments
+from buildver.cli import main
 from buildver.depot import ci_branch, escape_path
+from buildver.uat_arguments import translate_unreal_arguments
 from buildver.update_local import github_output
 
 DATA = Path(__file__).parent / "data"
@@ -53,6 +54,9 @@ ESCAPE_CASES = [
     ("//depot/Main Line/Game", "++depot+Main+Line+Game"),
     ("C:\\Builds\\Main", "C+Builds+Main"),
     ("//UE5/Main", "++UE5+Main"),
+    # P4Environment trims every trailing "/" before EscapePath.
+    ("//UE4/Main//", "++UE4+Main"),
+    ("//", ""),
 ]
 
 
@@ -67,7 +71,7 @@ TRANSLATION_CASES = [
     (["update-local", "-Build=Nightly 1"], ["update-local", "--build", "Nightly 1"]),
     (["update-local", "-SkipHeader", "-Licensee"], ["update-local", "--skip-header", "--licensee"]),
     (["update-local", "-Licensee=0"], ["update-local", "--licensee"]),
-    (["update-local", "-Promoted"], ["update-local", "--promoted", "1"]),
+    (["update-local", "-Promoted"], ["update-local"]),
     (
         ["update-local", "-Promoted=0", "-Branch=++UE5+Main"],
         ["update-local", "--promoted", "0", "--branch", "++UE5+Main"],
@@ -76,13 +80,60 @@ TRANSLATION_CASES = [
     (["update-local", "-CL=1", "-cl=2"], ["update-local", "--cl", "1"]),
     (["update-local", "-CL", "-Branch", "-Build"], ["update-local"]),
     (["update-local", "-Promoted=0", "-Promoted=1"], ["update-local", "--promoted", "0"]),
+    # ParseParamValue finds the first "Name=" even after a bare "-Name".
+    (["update-local", "-CL", "-CL=5"], ["update-local", "--cl", "5"]),
+    (["update-local", "-Promoted", "-Promoted=0"], ["update-local", "--promoted", "0"]),
+    # A value that starts with "-" belongs to the option before it.
+    (["update-local", "--branch", "-Main", "--cl", "5"], ["update-local", "--branch", "-Main", "--cl", "5"]),
+    # NAME=VALUE without a dash: an environment variable for the run, as UAT sets it.
+    (["update-local", "uebp_CL=77", "--branch", "a=b"], ["update-local", "--env", "uebp_CL=77", "--branch", "a=b"]),
     (["show", "-CL=5"], ["show", "-CL=5"]),
 ]
 
 
 @pytest.mark.parametrize(("argv", "expected"), TRANSLATION_CASES)
 def test_unreal_spelling_is_translated_case_insensitively(argv: list[str], expected: list[str]) -> None:
-    assert translate_unreal_arguments(argv) == expected
+    assert translate_unreal_arguments(argv) == (expected, [])
+
+
+def test_uat_global_switches_are_dropped_and_named_for_a_note() -> None:
+    argv = ["update-local", "-NoP4", "-CL=5", "-utf8output", "-Verbose", "-Submit", "-noSUBMIT", "-ScriptDir=X"]
+    assert translate_unreal_arguments(argv) == (
+        ["update-local", "--cl", "5"],
+        ["-NoP4", "-utf8output", "-Verbose", "-Submit", "-noSUBMIT", "-ScriptDir=X"],
+    )
+
+
+def test_uat_global_switches_are_accepted_with_one_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    version = engine_tree(tmp_path)
+    code, _, err = run(capsys, "update-local", "-f", str(version), "-NoP4", "-CL=5", "-Branch=B", "-utf8output")
+    assert (code, err) == (0, "buildver: note: UAT's -NoP4 -utf8output has no effect here\n")
+    assert json.loads(version.read_bytes())["Changelist"] == 5
+
+
+def test_name_value_arguments_set_variables_for_the_run_as_uat_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = engine_tree(tmp_path)
+    monkeypatch.setenv("uebp_CL", "1")
+    code, _, err = run(capsys, "update-local", "-f", str(version), "uebp_CL=77", "uebp_BuildRoot_P4=//UE5/Main/")
+    assert (code, err) == (0, "")
+    document = json.loads(version.read_bytes())
+    assert (document["Changelist"], document["BranchName"]) == (77, "++UE5+Main")
+    code, _, err = run(capsys, "update-local", "-f", str(version), "--env", "no equals sign")
+    assert code == 2
+    assert "'no equals sign' is not NAME=VALUE" in err
+
+
+def test_an_unknown_single_dash_parameter_is_an_error_that_names_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    version = engine_tree(tmp_path)
+    before = snapshot(tmp_path)
+    code, out, err = run(capsys, "update-local", "-f", str(version), "-CL=5", "-Nonsense=1")
+    assert (code, out) == (2, "")
+    assert err.startswith("buildver: error: update-local: unknown parameter '-Nonsense=1'")
+    assert snapshot(tmp_path) == before
 
 
 def test_update_local_stamps_version_and_generates_a_header_that_compiles(
@@ -173,6 +224,51 @@ def test_changelist_comes_from_the_flag_then_uebp_cl_then_git_commit_count(
         code, _, err = run(capsys, "update-local", "--skip-header", *flags)
         assert (code, err) == (0, "")
         assert json.loads(version.read_bytes())["Changelist"] == expected
+
+
+CI_CHANGELIST_CASES = [
+    # (environment, changelist): uebp_CL, then the CI's Perforce variable, then git (7 commits)
+    ({"JENKINS_URL": "http://ci", "P4_CHANGELIST": "4242"}, 4242),
+    ({"JENKINS_URL": "http://ci", "P4_CHANGELIST": "4242", "uebp_CL": "11"}, 11),
+    ({"P4_CHANGELIST": "4242"}, 7),  # not Jenkins: the variable is not the CI's
+    ({"TEAMCITY_VERSION": "2025.11", "BUILD_VCS_NUMBER": "31337"}, 31337),
+    # A git root's revision is a hash, not a changelist: git decides.
+    ({"TEAMCITY_VERSION": "2025.11", "BUILD_VCS_NUMBER": "3f2a9c0d1e5b7a8c9d0e1f2a3b4c5d6e7f8a9b0c"}, 7),
+]
+
+
+@pytest.mark.parametrize(("environment", "expected"), CI_CHANGELIST_CASES)
+def test_perforce_ci_changelists_come_after_uebp_cl_and_before_git(
+    capsys: pytest.CaptureFixture[str],
+    git_repository: GitRepository,
+    monkeypatch: pytest.MonkeyPatch,
+    environment: dict[str, str],
+    expected: int,
+) -> None:
+    root = git_repository("Game", commits=7)
+    version = engine_tree(root)
+    monkeypatch.chdir(root)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    code, _, err = run(capsys, "update-local", "--skip-header", "--branch", "B")
+    assert (code, err) == (0, "")
+    assert json.loads(version.read_bytes())["Changelist"] == expected
+
+
+def test_a_jenkins_changelist_that_is_not_digits_is_an_error_naming_the_variable(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = engine_tree(tmp_path)
+    before = snapshot(tmp_path)
+    monkeypatch.setenv("JENKINS_URL", "http://ci")
+    monkeypatch.setenv("P4_CHANGELIST", "12a")
+    code, _, err = run(capsys, "update-local", "-f", str(version), "--branch", "B")
+    assert code == 1
+    assert err == (
+        "buildver: error: environment variable P4_CHANGELIST: '12a' is not a whole number from 0 to 2147483647 "
+        "(ASCII decimal digits only)\n"
+    )
+    assert snapshot(tmp_path) == before
 
 
 def test_without_any_changelist_source_the_error_says_how_to_give_one(
@@ -313,7 +409,7 @@ def test_compatible_changelist_is_flag_then_code_cl_then_kept_but_reset_when_lic
     assert json.loads(version.read_bytes())["CompatibleChangelist"] == expected
 
 
-@pytest.mark.parametrize(("promoted", "written"), [("1", 1), ("0", 0), ("7", 1), ("-3", 1)])
+@pytest.mark.parametrize(("promoted", "written"), [("1", 1), ("0", 0), ("7", 1), ("007", 1)])
 def test_promoted_writes_one_for_any_non_zero_integer(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], promoted: str, written: int
 ) -> None:
@@ -441,14 +537,22 @@ BAD_INPUT_CASES = [
     # Bytes that are not UTF-8 in an argument or variable reach Python as lone surrogates.
     (("--branch", "bad\udcffname"), {}, 1, "BranchName must be text UTF-8 can encode, not 'bad\\udcffname'"),
     (("--build", "\udcfe"), {}, 1, "cannot store the new values: BuildVersion must be text UTF-8 can encode"),
-    (("--cl", "-5"), {}, 2, "Invalid value for '--cl': -5 is not in the range 0<=x<=2147483647"),
+    (("--cl", "-5"), {}, 2, "Invalid value for '--cl': '-5' is not a whole number from 0 to 2147483647"),
     (("--cl", "abc"), {}, 2, "Invalid value for '--cl': 'abc'"),
-    (("--cl", "2147483648"), {}, 2, "2147483648 is not in the range 0<=x<=2147483647"),
-    (("--promoted", "true"), {}, 2, "Invalid value for '--promoted': 'true' is not a valid int"),
-    (("-Promoted=true",), {}, 2, "Invalid value for '--promoted': 'true' is not a valid int"),
-    ((), {"uebp_CL": "12x"}, 1, "environment variable uebp_CL: '12x' is not a changelist"),
+    (("--cl", "2147483648"), {}, 2, "Invalid value for '--cl': 2147483648 is above 2147483647"),
+    # Python's int() takes all of these; Unreal's changelists are ASCII digits.
+    (("--cl", "\u0663"), {}, 2, "Invalid value for '--cl': '\u0663' is not a whole number"),
+    (("--cl", "1_000"), {}, 2, "Invalid value for '--cl': '1_000' is not a whole number"),
+    (("--cl", " 12 "), {}, 2, "Invalid value for '--cl': ' 12 ' is not a whole number"),
+    (("--cl", "+5"), {}, 2, "Invalid value for '--cl': '+5' is not a whole number"),
+    (("-CL=+5",), {}, 2, "Invalid value for '--cl': '+5' is not a whole number"),
+    (("--compatible-cl", "1_0"), {}, 2, "Invalid value for '--compatible-cl': '1_0' is not a whole number"),
+    (("--promoted", "true"), {}, 2, "Invalid value for '--promoted': 'true' is not a whole number"),
+    (("-Promoted=true",), {}, 2, "Invalid value for '--promoted': 'true' is not a whole number"),
+    (("--promoted", "+1"), {}, 2, "Invalid value for '--promoted': '+1' is not a whole number"),
+    ((), {"uebp_CL": "12x"}, 1, "environment variable uebp_CL: '12x' is not a whole number from 0 to 2147483647"),
     ((), {"uebp_CL": "4294967295"}, 1, "environment variable uebp_CL: 4294967295 is above 2147483647"),
-    ((), {"uebp_CodeCL": "-1"}, 1, "environment variable uebp_CodeCL: '-1' is not a changelist"),
+    ((), {"uebp_CodeCL": "-1"}, 1, "environment variable uebp_CodeCL: '-1' is not a whole number"),
 ]
 
 
@@ -534,7 +638,7 @@ def test_an_unreal_version_h_is_patched_in_place(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     engine = tmp_path / "Engine"
-    version = engine_tree(engine)
+    version = engine_tree(engine, (DATA / "build_version" / "ue4.18.3.version").read_bytes())
     header = engine / "Source" / "Runtime" / "Launch" / "Resources" / "Version.h"
     header.parent.mkdir(parents=True)
     header.write_bytes(VERSION_H)
@@ -548,7 +652,9 @@ def test_an_unreal_version_h_is_patched_in_place(
     old_lines = VERSION_H.decode().splitlines()
     changed = [line for line in text.splitlines() if line not in old_lines]
     assert all(line.lstrip().startswith("#define") for line in changed)
-    assert len(changed) == 4  # BRANCH_NAME already had this value
+    # BRANCH_NAME already had this value; the Epic compatible changelist becomes the changelist (4.18's default).
+    assert len(changed) == 4
+    assert "\t\t#define ENGINE_COMPATIBLE_CL_VERSION 4242" in changed
     assert json.loads(version.read_bytes())["Changelist"] == 4242
 
 

@@ -17,6 +17,14 @@ from buildver.serialization.document import (
     save,
     upgrade_patch,
 )
+from buildver.serialization.document_header import (
+    HEADER_FORMAT,
+    DocumentVersions,
+    StoredCustomVersion,
+    VersionDifference,
+    compare_versions,
+    inspect,
+)
 from buildver.serialization.files import (
     UpgradePlan,
     dumps,
@@ -25,14 +33,6 @@ from buildver.serialization.files import (
     plan_upgrade,
     remove_upgrade_leftovers,
     save_file,
-)
-from buildver.serialization.header import (
-    HEADER_FORMAT,
-    DocumentVersions,
-    StoredCustomVersion,
-    VersionDifference,
-    compare_versions,
-    inspect,
 )
 from buildver.serialization.schema import Schema, import_schema
 from buildver.serialization.tree import DataNode

@@ -24,7 +24,7 @@ from buildver.errors import (
 )
 from buildver.serialization.archive import Archive
 from buildver.serialization.classes import ClassDecl, Deprecation, FieldUpgradeFailure
-from buildver.serialization.header import (
+from buildver.serialization.document_header import (
     HEADER_KEY,
     ROOT_KEY,
     DocumentVersions,

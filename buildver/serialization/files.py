@@ -15,7 +15,7 @@ from buildver.changes import FileChange, apply_changes, locked, remove_leftovers
 from buildver.errors import DocumentError
 from buildver.reading import read_regular_file
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
-from buildver.serialization.header import DocumentVersions, inspect
+from buildver.serialization.document_header import DocumentVersions, inspect
 from buildver.serialization.schema import Schema
 
 __all__ = [
