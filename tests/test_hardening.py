@@ -564,3 +564,16 @@ def test_any_later_run_undoes_a_run_killed_before_renaming_its_header_outside_th
     assert main(arguments) == 0  # and the same command again finishes the job, leaving nothing behind
     assert (trial / "out" / "V.h").is_file()
     assert strays(trial) == []
+
+
+@NEEDS_POSIX_SPECIAL_FILES
+@pytest.mark.parametrize(("kind", "expected"), [("fifo", "a FIFO"), ("zero", "a character device")])
+def test_a_project_descriptor_that_is_a_fifo_or_a_device_is_reported_not_waited_for(
+    tmp_path: Path, kind: str, expected: str
+) -> None:
+    folder = fresh_tree(tmp_path / "tree")
+    special_file(kind, folder / "Game.uproject")
+    result = run_cli(folder, "project", "check", ".", "-f", "Build/Build.version")
+    assert result.returncode == 1, result.stderr
+    assert f"Game.uproject: cannot read the file (not a regular file but {expected})" in result.stderr
+    assert "Traceback" not in result.stderr
