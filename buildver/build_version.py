@@ -50,7 +50,7 @@ class Field(NamedTuple):
 
     name: str
     attribute: str
-    kind: str  # "component" (0-65535), "changelist" (0-2^31-1), "flag" (0/1) or "string"
+    kind: str  # "component" (0-65535), "changelist" (0-2^31-1), "flag" (0-2^31-1, on when not 0) or "string"
     required: bool = False
     written_when_empty: bool = True
     """Unreal 5 omits BuildId, BuildVersion and BuildURL when they are empty."""
@@ -61,10 +61,15 @@ class Field(NamedTuple):
             if not isinstance(value, str):
                 return f"must be a string, not {_json_repr(value)}"
             return _unencodable(value)
-        if isinstance(value, bool):
-            # Unreal's C# reader silently reads true as 0, its C++ reader fails: refuse rather than guess.
-            return f"must be {'0 or 1' if self.kind == 'flag' else 'an integer'}, not {_json_repr(value)}"
-        if not isinstance(value, int):
+        if self.kind == "flag":
+            # One rule, Unreal's: UBT reads a flag as an integer and tests it with != 0 (so 2 is on, and the file
+            # keeps its 2); true, which UBT's C# reader silently reads as 0 and its C++ reader refuses, is refused,
+            # and so is a negative number (the C++ reader takes digits only).
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CHANGELIST:
+                rule = f"an integer from 0 to {MAX_CHANGELIST} (0 is off, any other value on)"
+                return f"must be {rule}, not {_json_repr(value)}"
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
             return f"must be an integer, not {_json_repr(value)}"
         limit = _LIMITS[self.kind]
         if not 0 <= value <= limit:
@@ -73,7 +78,7 @@ class Field(NamedTuple):
         return None
 
 
-_LIMITS = {"component": MAX_COMPONENT, "changelist": MAX_CHANGELIST, "flag": MAX_CHANGELIST}
+_LIMITS = {"component": MAX_COMPONENT, "changelist": MAX_CHANGELIST}
 
 FIELDS: tuple[Field, ...] = (
     Field("MajorVersion", "major_version", "component", required=True),
@@ -398,11 +403,16 @@ def load_build_version(path: str | os.PathLike[str]) -> VersionFile:
 
 
 def _read_bytes(path: Path) -> bytes:
+    from buildver.reading import NotRegularFileError, read_regular_file
+
     try:
-        return path.read_bytes()
-    except FileNotFoundError as exc:
-        raise VersionFileError(f"{path}: the version file is missing") from exc
+        data = read_regular_file(path)
     except IsADirectoryError as exc:
         raise VersionFileError(f"{path}: is a folder, not a version file") from exc
+    except NotRegularFileError as exc:
+        raise VersionFileError(f"{path}: is {exc.strerror}") from exc
     except OSError as exc:
         raise VersionFileError(f"{path}: cannot read the file ({exc.strerror})") from exc
+    if data is None:
+        raise VersionFileError(f"{path}: the version file is missing")
+    return data

@@ -92,7 +92,7 @@ def upgrade_command(
     ] = "error",
 ) -> None:
     """Load each document with the schema and save it back at the latest versions, atomically per file."""
-    from buildver.serialization import LoadOptions, import_schema, plan_upgrade
+    from buildver.serialization import LoadOptions, import_schema, plan_upgrade, remove_upgrade_leftovers
 
     if unversioned not in ("error", "oldest", "latest"):
         raise typer.BadParameter(f"{unversioned!r} is not error, oldest or latest", param_hint="--unversioned")
@@ -100,6 +100,8 @@ def upgrade_command(
     schema = import_schema(schema_spec)
     options = LoadOptions(unversioned=mode)
     exit_code = 0
+    if not dry_run:
+        remove_upgrade_leftovers(files)  # what killed runs left beside these documents, up to date or not
     with typer.progressbar(
         files, label="upgrading", file=sys.stderr, hidden=len(files) < _PROGRESS_FROM or dry_run
     ) as progress:

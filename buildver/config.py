@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from buildver.errors import BuildverError, ConfigError
+from buildver.reading import read_regular_file
 
 if TYPE_CHECKING:
     from buildver.changes import FileChange
@@ -67,7 +68,7 @@ def find_config(start: Path) -> Path | None:
 
 def _has_buildver_table(pyproject: Path) -> bool:
     try:
-        data = pyproject.read_bytes()
+        data = read_regular_file(pyproject) or b""
     except OSError:
         return False
     # A cheap test first: most pyproject.toml files have no buildver table and need not be parsed.
@@ -95,9 +96,11 @@ def load_config(start: Path | None = None) -> Config:
     if path is None:
         return Config()
     try:
-        data = path.read_bytes()
+        data = read_regular_file(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+    if data is None:
+        raise ConfigError(f"{path}: cannot read (the file was removed while buildver was working)")
     document = _parse(path, data)
     nested = _nested_table(document)
     # buildver.toml holds the settings at its top level, or under [tool.buildver] like pyproject.toml.
@@ -155,8 +158,14 @@ def _path_setting(path: Path, table: Mapping[str, Any], key: str, where: str) ->
     value = _string_setting(path, table, key, where)
     if value is None:
         return None
+    if "\0" in value:
+        # No file system allows NUL in a name; Python's path functions would raise ValueError on it.
+        raise ConfigError(f"{path}: {where}{key} {value!r} contains a NUL character, which no path can hold")
     root = path.parent.resolve()
-    resolved = (root / value).resolve()
+    try:
+        resolved = (root / value).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symbolic link loop, before Python 3.13
+        raise ConfigError(f"{path}: {where}{key} {value!r} cannot be resolved ({exc})") from exc
     # A configuration file travels with the repository; it must not make buildver write elsewhere.
     if not resolved.is_relative_to(root):
         raise ConfigError(

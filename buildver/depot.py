@@ -227,8 +227,10 @@ def _teamcity_branch(environment: Mapping[str, str]) -> str | None:
 
 
 def _read_java_properties(path: Path) -> dict[str, str]:
+    from buildver.reading import read_regular_file  # a FIFO or device named by the environment must not hang
+
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = (read_regular_file(path) or b"").decode("utf-8", errors="replace").splitlines()
     except OSError:
         return {}
     properties: dict[str, str] = {}

@@ -43,9 +43,13 @@ def zero_engine_version_warning(start: Path) -> bool:
     ini = find_engine_ini(start)
     if ini is None:
         return True
+    from buildver.reading import read_regular_file  # a FIFO or device named DefaultEngine.ini must not hang
+
     try:
-        data = ini.read_bytes()
+        data = read_regular_file(ini)
     except OSError:
+        return True
+    if data is None:
         return True
     return zero_engine_version_warning_of(data)
 

@@ -655,10 +655,15 @@ def _display(file: Path, base: Path, engine_root: Path | None) -> str:
 
 
 def _read(file: Path, shown: str) -> bytes:
+    from buildver.reading import read_regular_file  # a FIFO or device named like a descriptor must not hang
+
     try:
-        return file.read_bytes()
+        data = read_regular_file(file)
     except OSError as exc:
         raise DescriptorError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
+    if data is None:
+        raise DescriptorError(f"{shown}: cannot read the file (it was removed while buildver was working)")
+    return data
 
 
 def check_project(path: Path, version_file: VersionFile, *, engine_plugins: bool = False) -> ProjectReport:
@@ -741,8 +746,10 @@ def _check_binaries(
 def _engine_build_id(file: Path, shown: str) -> tuple[str, str] | None:
     """The engine manifest's path and BuildId, or None when it cannot be read (the engine itself would not start)."""
     from buildver.modules_manifest import parse_modules_manifest
+    from buildver.reading import read_regular_file
 
     try:
-        return shown, parse_modules_manifest(file.read_bytes(), shown).build_id
+        data = read_regular_file(file)
+        return None if data is None else (shown, parse_modules_manifest(data, shown).build_id)
     except (OSError, BuildverError):
         return None

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import BinaryIO
 
 from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version
-from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers, transaction
+from buildver.changes import (
+    FileChange,
+    apply_changes,
+    locked,
+    open_for_append,
+    read_existing,
+    remove_leftovers,
+    transaction,
+)
 from buildver.config import Config
 from buildver.depot import (
     Repository,
@@ -39,6 +47,7 @@ from buildver.update_rules import (
     choose_header,
     choose_rules,
 )
+from buildver.vcs import repository_writes
 
 __all__ = [
     "UpdatePlan",
@@ -293,7 +302,7 @@ def update_local(
         outputs = None
         if not dry_run and environment.get("GITHUB_OUTPUT"):
             outputs = stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"])))
-        with version_file_lock(version_path, write=not dry_run) as journal:
+        with version_file_lock(version_path, write=not dry_run) as journal, repository_writes(allowed=not dry_run):
             version_file = load_build_version(version_path)
             plan = plan_update(version_file, request, config=config, environment=environment)
             if journal is None:
@@ -342,7 +351,7 @@ def github_output(record: BuildVersion) -> str:
 def _open_github_output(path: Path) -> BinaryIO:
     """The file GitHub Actions names in ``GITHUB_OUTPUT``, opened for appending (and reading its last byte)."""
     try:
-        return path.open("a+b")
+        return open_for_append(path)  # refuses a FIFO or a device before anything is written
     except OSError as exc:
         raise WriteError(f"{path}: cannot append to GITHUB_OUTPUT ({exc.strerror}); nothing was written") from exc
 

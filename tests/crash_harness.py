@@ -32,7 +32,8 @@ def main() -> None:
         if writes or event in _EVENTS:
             steps += 1
             if steps == kill_at:
-                os.kill(os.getpid(), signal.SIGKILL)
+                # SIGKILL on POSIX; on Windows os.kill with any other signal is TerminateProcess, as hard a kill.
+                os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))
 
     if kill_at == 0:
         atexit.register(lambda: print(f"steps={steps}", file=sys.stderr))

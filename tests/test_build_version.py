@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from buildver import EngineVersion
 from buildver.build_version import (
+    FIELDS,
     BuildVersion,
     VersionFile,
     find_build_version,
@@ -145,9 +146,34 @@ INVALID_FILES = [
     (MINIMAL.encode() % b', "Changelist": -5', "Changelist must be from 0 to 2147483647, not -5"),
     (MINIMAL.encode() % b', "Changelist": 2147483648', "not 2147483648 (bit 31 is Unreal's licensee flag"),
     (MINIMAL.encode() % b', "CompatibleChangelist": 4294967295', "CompatibleChangelist must be from 0 to"),
-    (MINIMAL.encode() % b', "IsPromotedBuild": true', "IsPromotedBuild must be 0 or 1, not true"),
-    (MINIMAL.encode() % b', "IsLicenseeVersion": false', "IsLicenseeVersion must be 0 or 1, not false"),
-    (MINIMAL.encode() % b', "IsLicenseeVersion": null', "IsLicenseeVersion must be an integer, not null"),
+    (
+        MINIMAL.encode() % b', "IsPromotedBuild": true',
+        "IsPromotedBuild must be an integer from 0 to 2147483647 (0 is off, any other value on), not true",
+    ),
+    (
+        MINIMAL.encode() % b', "IsLicenseeVersion": false',
+        "IsLicenseeVersion must be an integer from 0 to 2147483647 (0 is off, any other value on), not false",
+    ),
+    (
+        MINIMAL.encode() % b', "IsLicenseeVersion": null',
+        "IsLicenseeVersion must be an integer from 0 to 2147483647 (0 is off, any other value on), not null",
+    ),
+    (
+        MINIMAL.encode() % b', "IsLicenseeVersion": -1',
+        "IsLicenseeVersion must be an integer from 0 to 2147483647 (0 is off, any other value on), not -1",
+    ),
+    (
+        MINIMAL.encode() % b', "IsPromotedBuild": 2147483648',
+        "IsPromotedBuild must be an integer from 0 to 2147483647 (0 is off, any other value on), not 2147483648",
+    ),
+    (
+        MINIMAL.encode() % b', "IsPromotedBuild": 1.0',
+        "IsPromotedBuild must be an integer from 0 to 2147483647 (0 is off, any other value on), not 1.0",
+    ),
+    (
+        MINIMAL.encode() % b', "IsPromotedBuild": "1"',
+        "IsPromotedBuild must be an integer from 0 to 2147483647 (0 is off, any other value on), not '1'",
+    ),
     (b'{"MajorVersion": 65536, "MinorVersion": 1, "PatchVersion": 1}', "MajorVersion must be from 0 to 65535"),
     (b'{"MajorVersion": 1, "MinorVersion": -1, "PatchVersion": 1}', "MinorVersion must be from 0 to 65535, not -1"),
     (MINIMAL.encode() % b', "BranchName": 5', "BranchName must be a string, not 5"),
@@ -179,11 +205,24 @@ def test_record_refuses_values_outside_unreal_ranges() -> None:
         BuildVersion(5, 0, 0, is_promoted_build=1)  # type: ignore[arg-type]
 
 
-def test_flags_other_than_zero_and_one_read_as_true_and_are_kept() -> None:
-    data = (MINIMAL % ', "IsPromotedBuild": 2').encode()
+FLAG_VALUES = [(0, False), (1, True), (2, True), (2147483647, True)]
+
+
+@pytest.mark.parametrize(("stored", "on"), FLAG_VALUES)
+@pytest.mark.parametrize("name", ["IsLicenseeVersion", "IsPromotedBuild"])
+def test_a_flag_is_any_integer_from_zero_to_int32_max_on_when_not_zero_as_unreal_reads_it(
+    name: str, stored: int, on: bool
+) -> None:
+    data = (MINIMAL % f', "{name}": {stored}').encode()
     version_file = parse_build_version(data, FILE)
-    assert version_file.record.is_promoted_build is True
-    assert version_file.render(version_file.record.replace(changelist=0)) == data
+    assert getattr(version_file.record, FIELDS_BY_NAME[name].attribute) is on
+    assert version_file.record.to_json_fields()[name] == int(on)  # shown as Unreal uses it
+    assert version_file.render(version_file.record) == data
+    # Saving other changes keeps the flag's own text.
+    assert f'"{name}": {stored}'.encode() in version_file.render(version_file.record.replace(changelist=9))
+
+
+FIELDS_BY_NAME = {field.name: field for field in FIELDS}
 
 
 def test_new_file_is_written_as_unreal_writes_it() -> None:

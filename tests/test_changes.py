@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import re
 import stat
+import sys
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 
 from buildver.changes import (
     JOURNAL_NAME,
+    LOCK_NAME,
     TEMP_SUFFIX,
     FileChange,
     apply_changes,
@@ -24,6 +26,10 @@ from buildver.changes import (
     write_atomic,
 )
 from buildver.errors import LockTimeoutError, WriteError
+
+NEEDS_SYMLINKS = pytest.mark.skipif(
+    sys.platform == "win32", reason="creating symbolic links on Windows needs an administrator or developer mode"
+)
 
 
 def test_diff_is_a_unified_diff_that_marks_a_missing_final_newline(tmp_path: Path) -> None:
@@ -43,6 +49,7 @@ def test_unchanged_change_has_no_diff_and_writes_nothing(tmp_path: Path) -> None
     assert target.stat().st_mtime_ns == before
 
 
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permission bits: Windows keeps only a read-only flag")
 def test_apply_writes_every_file_keeping_permissions_and_leaves_no_temporaries(tmp_path: Path) -> None:
     first, second = tmp_path / "a.txt", tmp_path / "sub" / "b.h"
     second.parent.mkdir()
@@ -81,9 +88,10 @@ def test_read_only_target_is_refused_unless_forced(tmp_path: Path) -> None:
     assert target.read_bytes() == b"old"
     assert write_atomic(target, b"new", force=True)
     assert target.read_bytes() == b"new"
-    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert target.stat().st_mode & stat.S_IWUSR  # writable again (0o644 on POSIX; Windows has one flag)
 
 
+@NEEDS_SYMLINKS
 def test_a_symlink_planted_at_a_temporary_name_is_never_followed(tmp_path: Path) -> None:
     victim = tmp_path / "victim"
     victim.write_bytes(b"precious")
@@ -122,7 +130,9 @@ def test_lock_makes_a_second_process_wait_then_time_out(tmp_path: Path) -> None:
     finally:
         holder.join()
     with locked(tmp_path, timeout=0.2):
-        assert os.listdir(tmp_path) == []
+        # POSIX locks the folder itself; Windows, which cannot, locks a file in it while the lock is held.
+        assert set(os.listdir(tmp_path)) <= {LOCK_NAME}
+    assert os.listdir(tmp_path) == []  # no lock file is left behind
 
 
 BAD_JOURNALS = [
@@ -155,11 +165,92 @@ def test_a_planted_journal_cannot_move_files_outside_the_project(tmp_path: Path)
     temp.write_bytes(b"attacker")
     entry = {"target": str(victim), "temp": str(temp), "old": hashlib.sha256(b"precious").hexdigest()}
     journal.write_text(json.dumps({"buildver-journal": 1, "entries": [entry]}))
-    with pytest.raises(WriteError, match="lies outside"):
-        recover(journal)
+    assert recover(journal) == []  # nothing outside is written: the "transaction" is undone instead
     assert victim.read_bytes() == b"precious"
+    assert temp.read_bytes() == b"attacker"  # nor removed: recovery touches nothing outside the project
+    assert not journal.exists()
 
 
+def sha(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def killed_transaction(
+    tmp_path: Path, targets: list[Path], renamed: int, *, olds: list[bytes | None] | None = None
+) -> Path:
+    """What a run killed after ``renamed`` renames leaves: the journal, temporaries, backups, some targets new."""
+    journal = tmp_path / "project" / "Build" / JOURNAL_NAME
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    entries = []
+    for index, target in enumerate(targets):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        old = None if olds is None else olds[index]
+        new = b"new " + target.name.encode()
+        temp = target.with_name(f".{target.name}.{index:012x}{TEMP_SUFFIX}")
+        backup = None
+        if old is not None:
+            target.write_bytes(old)
+            backup = target.with_name(f".{target.name}.{index:012x}.backup{TEMP_SUFFIX}")
+            os.link(target, backup)
+        if index < renamed:
+            target.write_bytes(new)
+            if backup is not None:  # os.replace made the target a new file: the backup keeps the old one
+                backup.unlink()
+                backup.write_bytes(old or b"")
+        else:
+            temp.write_bytes(new)
+        entries.append(
+            {
+                "target": str(target),
+                "temp": str(temp),
+                "old": sha(old),
+                "new": sha(new),
+                "backup": None if backup is None else str(backup),
+            }
+        )
+    journal.write_text(json.dumps({"buildver-journal": 2, "entries": entries}))
+    return journal
+
+
+def test_recovery_finishes_a_transaction_whose_target_outside_was_already_renamed(tmp_path: Path) -> None:
+    inside, outside = tmp_path / "project" / "Build" / "Build.version", tmp_path / "out" / "V.h"
+    # The header outside was renamed first; Build.version's rename was still to do.
+    journal = killed_transaction(tmp_path, [outside, inside], renamed=1, olds=[None, b"old version"])
+    assert recover(journal) == [inside]
+    assert (inside.read_bytes(), outside.read_bytes()) == (b"new Build.version", b"new V.h")
+    assert not journal.exists()
+    assert sorted(os.listdir(inside.parent)) == ["Build.version"]
+
+
+def test_recovery_undoes_a_transaction_whose_target_outside_was_not_renamed_yet(tmp_path: Path) -> None:
+    inside, outside = tmp_path / "project" / "Build" / "Build.version", tmp_path / "out" / "V.h"
+    journal = killed_transaction(tmp_path, [inside, outside], renamed=1, olds=[b"old version", b"old header"])
+    assert recover(journal) == [inside]
+    assert (inside.read_bytes(), outside.read_bytes()) == (b"old version", b"old header")  # all old again
+    assert not journal.exists()
+    assert sorted(os.listdir(inside.parent)) == ["Build.version"]
+    # The outside folder is not cleaned by recovery (the next run naming that header removes its leftovers).
+    assert (outside.parent / f".V.h.{1:012x}{TEMP_SUFFIX}").exists()
+
+
+def test_recovery_undoes_a_new_file_by_removing_it(tmp_path: Path) -> None:
+    inside, outside = tmp_path / "project" / "Build" / "BuildVersion.h", tmp_path / "out" / "V.h"
+    journal = killed_transaction(tmp_path, [inside, outside], renamed=1)
+    assert recover(journal) == [inside]
+    assert not inside.exists()
+    assert not outside.exists()
+
+
+def test_recovery_that_could_only_write_outside_the_project_changes_nothing_and_says_so(tmp_path: Path) -> None:
+    first, second = tmp_path / "out" / "A.h", tmp_path / "other" / "B.h"
+    journal = killed_transaction(tmp_path, [first, second], renamed=1, olds=[b"a", b"b"])
+    with pytest.raises(WriteError, match=r"can be neither finished nor undone without writing .*A\.h, outside"):
+        recover(journal)
+    assert journal.exists()
+    assert (first.read_bytes(), second.read_bytes()) == (b"new A.h", b"b")
+
+
+@NEEDS_SYMLINKS
 def test_a_symlinked_target_is_refused_and_the_file_it_names_kept(tmp_path: Path) -> None:
     real = tmp_path / "shared" / "Build.version"
     real.parent.mkdir()
@@ -170,3 +261,49 @@ def test_a_symlinked_target_is_refused_and_the_file_it_names_kept(tmp_path: Path
         write_atomic(link, b"new")
     assert link.is_symlink()
     assert real.read_bytes() == b"old"
+
+
+RESERVED_NAMES = [
+    JOURNAL_NAME,
+    ".BuildVer-Journal",
+    ".buildver-lock",
+    f".Build.version.0123456789ab{TEMP_SUFFIX}",
+    f".Build.version.0123456789ab.backup{TEMP_SUFFIX}",
+    f"V.h{TEMP_SUFFIX.upper()}",
+]
+
+
+@pytest.mark.parametrize("name", RESERVED_NAMES)
+def test_a_target_named_like_buildvers_own_files_is_refused(tmp_path: Path, name: str) -> None:
+    (tmp_path / "Build.version").write_bytes(b"old")
+    with pytest.raises(WriteError, match="keeps for its own journal, lock or temporary files"):
+        apply_changes([FileChange(tmp_path / "Build.version", b"old", b"new"), FileChange(tmp_path / name, None, b"h")])
+    assert os.listdir(tmp_path) == ["Build.version"]
+    assert (tmp_path / "Build.version").read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("name", ["Build.version", "buildver-journal", ".buildver-journal.h", "V.buildver-tmp.h"])
+def test_names_that_only_resemble_buildvers_own_are_written(tmp_path: Path, name: str) -> None:
+    assert write_atomic(tmp_path / name, b"new")
+    assert (tmp_path / name).read_bytes() == b"new"
+
+
+def test_remove_leftovers_of_one_file_spares_those_of_files_with_longer_names(tmp_path: Path) -> None:
+    mine = [f".Build.version.0123456789ab{TEMP_SUFFIX}", f".Build.version.ba9876543210.backup{TEMP_SUFFIX}"]
+    others = [f".Build.version.orig.0123456789ab{TEMP_SUFFIX}", f".Build.versions.0123456789ab{TEMP_SUFFIX}"]
+    for name in [*mine, *others, "Build.version"]:
+        (tmp_path / name).write_bytes(b"x")
+    assert sorted(p.name for p in remove_leftovers(tmp_path, "Build.version")) == sorted(mine)
+    assert sorted(os.listdir(tmp_path)) == sorted([*others, "Build.version"])
+
+
+def test_a_journal_whose_target_became_a_folder_is_one_write_error_and_stays(tmp_path: Path) -> None:
+    target = tmp_path / "project" / "Build" / "Build.version"
+    journal = killed_transaction(tmp_path, [target, target.with_name("V.h")], renamed=0, olds=[b"old", b"old h"])
+    target.unlink()
+    target.mkdir()
+    with pytest.raises(
+        WriteError, match=r"cannot finish or undo a killed run's changes \(.*Build\.version: is a folder"
+    ):
+        recover(journal)
+    assert journal.exists()

@@ -2,10 +2,10 @@
 
 Each file in the corpus is put where buildver reads that format, and the command that reads it is run. The
 expected exit code and a part of the one-line message are in ``cases.tsv``. Formats a command reads as one
-input (Build.version, headers, settings, documents) fail with one ``buildver: error:`` line on stderr; formats
-the guard reports file by file (packages, ``.modules`` manifests, ``DefaultEngine.ini``) give one finding line
-on stdout followed by the guard's summary. Package inputs are stored as ``.bin`` (synthetic, built with
-``tests/package_builder.py``) and staged as ``.uasset``.
+input (Build.version, headers, settings, documents, recovery journals) fail with one ``buildver: error:`` line
+on stderr; formats the guard reports file by file (packages, ``.modules`` manifests, ``DefaultEngine.ini``) give
+one finding line on stdout followed by the guard's summary. Package inputs are stored as ``.bin`` (synthetic,
+built with ``tests/package_builder.py``) and staged as ``.uasset``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ CASES = load_cases()
 def test_the_corpus_holds_at_least_fifty_inputs_across_the_formats() -> None:
     assert len(CASES) >= 50
     kinds = {path.split("/")[0] for path, _, _ in CASES}
-    assert kinds == {"build_version", "header", "config", "document", "package", "modules", "ini"}
+    assert kinds == {"build_version", "header", "config", "document", "journal", "package", "modules", "ini"}
     listed = {path for path, _, _ in CASES}
     on_disk = {p.relative_to(CORPUS).as_posix() for p in CORPUS.glob("*/*") if p.is_file()}
     assert listed == on_disk
@@ -63,6 +63,10 @@ def commands_for(case: str, work: Path) -> list[list[str]]:
     if kind == "config":
         shutil.copyfile(source, work / name.split(".", 1)[1])
         return [["update-local", "--cl", "1", "--branch", "X"], ["header"]]
+    if kind == "journal":
+        # A recovery journal someone committed (or a killed run left damaged): every writing command refuses it.
+        shutil.copyfile(source, work / "Build" / ".buildver-journal")
+        return [["update-local", "-f", str(version), "--cl", "1", "--branch", "X"], ["header", "-f", str(version)]]
     if kind == "document":
         shutil.copyfile(source, work / "document.json")
         return [["data", "upgrade", "--schema", f"{SCHEMA}:SCHEMA", str(work / "document.json")]]

@@ -579,6 +579,7 @@ class TestHostileBytes:
         _assert_clean_outcome(data + rest)
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs (os.mkfifo) exist only on POSIX systems")
 def test_a_fifo_named_like_a_package_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     fifo = tmp_path / "Pipe.uasset"
     os.mkfifo(fifo)

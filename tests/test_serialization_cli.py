@@ -255,3 +255,18 @@ def test_a_document_whose_root_is_dropped_is_not_saved(tmp_path: Path) -> None:
     with pytest.raises(DocumentError) as caught:
         plan_upgrade(import_schema(EXAMPLE_SCHEMA), path)
     assert str(caught.value) == f"{path}: the root object was dropped (deprecated); nothing to save"
+
+
+def test_remove_upgrade_leftovers_lists_each_folder_once_and_spares_other_files(tmp_path: Path) -> None:
+    from buildver.changes import TEMP_SUFFIX
+    from buildver.serialization import remove_upgrade_leftovers
+
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "b.json").write_text("{}", encoding="utf-8")
+    left = [f".a.json.0123456789ab{TEMP_SUFFIX}", f".b.json.0123456789ab.backup{TEMP_SUFFIX}"]
+    kept = [f".c.json.0123456789ab{TEMP_SUFFIX}", f".a.json.orig.0123456789ab{TEMP_SUFFIX}"]
+    for name in [*left, *kept]:
+        (tmp_path / name).write_bytes(b"x")
+    removed = remove_upgrade_leftovers([tmp_path / "a.json", tmp_path / "b.json", tmp_path / "missing" / "d.json"])
+    assert sorted(path.name for path in removed) == sorted(left)
+    assert sorted(os.listdir(tmp_path)) == sorted([*kept, "a.json", "b.json"])

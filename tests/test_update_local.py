@@ -884,6 +884,7 @@ def test_init_refuses_a_pyproject_whose_tool_table_is_inline(
     assert (tmp_path / "pyproject.toml").read_text() == original
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a device that is always full (Linux)")
 def test_an_output_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path: Path) -> None:
     version = engine_tree(tmp_path)
     with open("/dev/full", "w") as full:

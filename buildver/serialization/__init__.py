@@ -25,7 +25,15 @@ from buildver.serialization.document_header import (
     compare_versions,
     inspect,
 )
-from buildver.serialization.files import UpgradePlan, dumps, inspect_file, load_file, plan_upgrade, save_file
+from buildver.serialization.files import (
+    UpgradePlan,
+    dumps,
+    inspect_file,
+    load_file,
+    plan_upgrade,
+    remove_upgrade_leftovers,
+    save_file,
+)
 from buildver.serialization.schema import Schema, import_schema
 from buildver.serialization.tree import DataNode
 from buildver.serialization.versions import CustomVersion, CustomVersionRegistry, VersionEnum, latest_version
@@ -61,6 +69,7 @@ __all__ = [
     "load",
     "load_file",
     "plan_upgrade",
+    "remove_upgrade_leftovers",
     "save",
     "save_file",
     "upgrade_patch",

@@ -5,19 +5,29 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
-from buildver.changes import FileChange, apply_changes, write_atomic
+from buildver.changes import FileChange, apply_changes, locked, remove_leftovers, write_atomic
 from buildver.errors import DocumentError
+from buildver.reading import read_regular_file
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
 from buildver.serialization.document_header import DocumentVersions, inspect
 from buildver.serialization.schema import Schema
 
-__all__ = ["UpgradePlan", "dumps", "inspect_file", "load_file", "plan_upgrade", "read_document", "save_file"]
+__all__ = [
+    "UpgradePlan",
+    "dumps",
+    "inspect_file",
+    "load_file",
+    "plan_upgrade",
+    "read_document",
+    "remove_upgrade_leftovers",
+    "save_file",
+]
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -64,11 +74,12 @@ def _refuse_lone_surrogates(value: Any, source: str, path: str) -> None:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise DocumentError(f"{path}: no such file") from None
+        data = read_regular_file(path)
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    if data is None:
+        raise DocumentError(f"{path}: no such file")
+    return data
 
 
 def _decode(data: bytes, source: str) -> str:
@@ -171,7 +182,26 @@ class UpgradePlan:
 
     def apply(self, *, force: bool = False) -> None:
         """Write the upgraded document atomically; refused if the file changed since it was read."""
-        apply_changes([self.change], force=force)
+        # Under the folder's lock, so that another run's remove_upgrade_leftovers never takes the live temporary file.
+        with locked(self.path.parent):
+            apply_changes([self.change], force=force)
+
+
+def remove_upgrade_leftovers(paths: Iterable[Path]) -> list[Path]:
+    """Remove what killed runs left beside these documents (temporary and backup files); return what was removed.
+
+    Each folder is listed once, under its lock, however many documents it holds; only the leftovers of the given
+    documents are removed. A folder that does not exist is skipped (the document's own error says so later).
+    """
+    names_by_folder: dict[Path, set[str]] = {}
+    for path in paths:
+        names_by_folder.setdefault(path.parent, set()).add(path.name)
+    removed: list[Path] = []
+    for folder, names in names_by_folder.items():
+        if folder.is_dir():
+            with locked(folder):
+                removed += remove_leftovers(folder, names)
+    return removed
 
 
 def plan_upgrade(schema: Schema, path: Path, *, options: LoadOptions | None = None) -> UpgradePlan:
