@@ -28,7 +28,7 @@ from pathlib import Path
 
 from _timing import installed, wall_times
 
-from buildver.assets import PARALLEL_THRESHOLD, default_jobs
+from buildver.asset_scan import PARALLEL_THRESHOLD, default_jobs
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO.parent / "shared" / "fixtures" / "uasset"
@@ -57,7 +57,7 @@ ENGINE = "5.6.0-43139311+++UE5+Release-5.6"
 
 def time_scan(roots: list[Path], jobs: int) -> tuple[float, float, int]:
     """Wall and CPU seconds (this process) of one full scan, every result consumed; and the number of files."""
-    from buildver.assets import scan
+    from buildver.asset_scan import scan
     from buildver.engine_version import EngineVersion
 
     engine = EngineVersion.parse(ENGINE)

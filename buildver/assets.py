@@ -1,50 +1,26 @@
-"""Scan content folders: read every package header and say whether this engine can load it safely.
+"""Whether an engine can load a package safely: one :class:`ScanStatus` per package header.
 
-Each ``.uasset``/``.umap`` gets one :class:`ScanStatus` against the current engine (an :class:`EngineVersion`);
-the rules are those of Unreal's linker (``../shared/reference/ue-build-versioning.md`` section 5 and
-``package-summary.md`` sections 6 and 8). Results stream in walk order, so memory stays flat however large the
-tree; ``jobs > 1`` spreads the reading over processes. Nothing here prints.
+The rules are those of Unreal's linker (``docs/unreal-rules.md``: ZeroEngineVersionWarning and the package
+header rules). ``asset_scan`` finds the packages under folders and applies these rules to each; the guard
+applies them to staged packages. Nothing here prints or walks folders.
 """
 
 from __future__ import annotations
 
 import enum
-import itertools
-import operator
-import os
-import stat
-from collections import deque
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildver._records import trusted_builder
-from buildver.engine_ini import zero_engine_version_warning
 from buildver.errors import PackageFormatError
 from buildver.package import PackageSummary, read_package_summary
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
-    from concurrent.futures import Future
-
     from buildver.engine_version import EngineVersion
 
-__all__ = [
-    "PACKAGE_EXTENSIONS",
-    "ScanResult",
-    "ScanStatus",
-    "classify",
-    "count_packages",
-    "default_jobs",
-    "iter_packages",
-    "jobs_for",
-    "scan",
-    "scan_file",
-]
+__all__ = ["PACKAGE_EXTENSIONS", "ScanResult", "ScanStatus", "classify", "scan_file"]
 
 PACKAGE_EXTENSIONS = (".uasset", ".umap")
-CHUNK_SIZE = 256
-"""Files per task when scanning with several processes: large enough to amortize the pickling."""
 
 
 class ScanStatus(enum.StrEnum):
@@ -179,220 +155,3 @@ def scan_file(path: str, engine: EngineVersion, warn_empty: bool = True, *, list
         status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
         return ScanResult(path, status, error=str(exc))
     return classify(path, summary, engine, warn_empty)
-
-
-# -- ZeroEngineVersionWarning ---------------------------------------------------------------------------------
-
-
-def iter_packages(root: Path) -> Iterator[tuple[str, str | None]]:
-    """``(path, None)`` for each package under ``root`` in sorted walk order, ``(path, reason)`` for a folder that
-    cannot be listed and for a package name that is not a regular file (a FIFO, socket or device, a dangling or
-    looping symbolic link, a link to a folder). ``root`` itself is scanned when it is a file, whatever its name."""
-    for path, problem in _walk(root):
-        yield path, None if problem is None else problem[1]
-
-
-def count_packages(roots: Iterable[Path]) -> int:
-    """How many files :func:`scan` will report; walks without reading (``assets scan`` itself walks once)."""
-    return sum(1 for root in roots for _ in _walk(root))
-
-
-_BY_NAME = operator.attrgetter("name")
-_Problem = tuple[ScanStatus, str]
-"""A status decided without reading the file, and why."""
-
-
-def _walk(root: Path) -> Iterator[tuple[str, _Problem | None]]:
-    """The walk behind :func:`iter_packages`: each package path, with the status of one that is not read.
-
-    A package name that is not a regular file is reported from the folder listing and never opened: opening a
-    FIFO for reading waits for a writer wherever O_NONBLOCK does not exist, and a device such as ``/dev/zero``
-    never ends.
-    """
-    top = os.fspath(root)
-    if not os.path.isdir(top):
-        yield top, _special_file(top)
-        return
-    stack = [top]
-    while stack:
-        folder = stack.pop()
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=_BY_NAME)
-        except OSError as exc:
-            yield folder, (ScanStatus.CORRUPT, f"cannot list the folder: {exc.strerror or exc}")
-            continue
-        subfolders = []
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    subfolders.append(entry.path)
-                    continue
-            except OSError:
-                pass
-            if not entry.name.lower().endswith(PACKAGE_EXTENSIONS):
-                continue
-            try:
-                regular = entry.is_file()  # from the listing itself, except for a symbolic link
-            except OSError:
-                regular = False
-            yield entry.path, None if regular else _special_file(entry.path)
-        stack.extend(reversed(subfolders))
-
-
-def _special_file(path: str) -> _Problem | None:
-    """Why ``path`` is not read as a package (None for a regular file, or a link to one); from ``stat`` alone."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        try:
-            target = os.readlink(path)
-        except OSError:
-            return ScanStatus.CORRUPT, "cannot read: no such file"  # removed since the folder was listed
-        return ScanStatus.CORRUPT, f"cannot read: a symbolic link to {target!r}, which does not exist"
-    except OSError as exc:  # a loop of links, a folder that cannot be searched, ...
-        return ScanStatus.CORRUPT, f"cannot read: {_reason(exc)}"
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return ScanStatus.NOT_A_PACKAGE, "a symbolic link to a folder, which is not followed"
-    return ScanStatus.NOT_A_PACKAGE, f"not a regular file: {_file_kind(mode)}, never opened"
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
-
-
-def _reason(exc: OSError) -> str:
-    return exc.strerror.lower() if exc.strerror else str(exc)
-
-
-def _problem_result(path: str, problem: _Problem) -> ScanResult:
-    status, reason = problem
-    return ScanResult(path, status, error=f"{path}: {reason}")
-
-
-PARALLEL_THRESHOLD = 5_000
-"""Packages from which ``scan(jobs=None)`` reads with several processes: below it, starting them costs more than
-they save (about 25 ms; benchmarks/bench_assets.py measures both sides)."""
-
-
-def default_jobs() -> int:
-    """Processes for a large scan: one per CPU this process may use that other work leaves idle."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cpus = os.cpu_count() or 1
-    try:
-        load: float | None = os.getloadavg()[0]
-    except (AttributeError, OSError):  # Windows has no load average
-        load = None
-    return jobs_for(cpus, load)
-
-
-def jobs_for(cpus: int, load: float | None) -> int:
-    """Processes worth starting on ``cpus`` CPUs under a one-minute load average of ``load`` (None: unknown).
-
-    A busy CPU gives a second process nothing to gain: on a loaded machine the extra processes only add their
-    start-up and the passing of results (benchmarks/bench_assets.py), so only the idle CPUs count.
-
-    >>> jobs_for(8, 0.2), jobs_for(8, 6.7), jobs_for(2, 3.5), jobs_for(4, None)
-    (8, 1, 1, 4)
-    """
-    if load is None:
-        return max(1, cpus)
-    return max(1, min(cpus, round(cpus - load)))
-
-
-def scan(roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1) -> Iterator[ScanResult]:
-    """Scan every package under ``roots`` against ``engine``, in walk order; ``jobs`` processes read the headers.
-
-    ``jobs=None`` chooses: :func:`default_jobs` processes once the walk has found :data:`PARALLEL_THRESHOLD`
-    packages, else one. The ZeroEngineVersionWarning setting is looked up once per root, in the project that holds it.
-    """
-    tasks = _tasks(roots)
-    if jobs is None:
-        jobs = default_jobs()
-        if jobs > 1:
-            # Walk ahead until the tree is known to be large enough (a bounded look-ahead: memory stays flat).
-            ahead: list[tuple[list[str], list[ScanResult], bool]] = []
-            found = 0
-            for task in tasks:
-                ahead.append(task)
-                found += len(task[0])
-                if found >= PARALLEL_THRESHOLD:
-                    break
-            else:
-                jobs = 1
-            tasks = itertools.chain(ahead, tasks)
-    if jobs <= 1:
-        for paths, before, warn_empty in tasks:
-            yield from before
-            for path in paths:
-                yield scan_file(path, engine, warn_empty, listed_as_file=True)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    # This process reads every jobs-th chunk itself, between writing out the others' results: one process
-    # fewer to start, and no process idle while the others read.
-    pool = ProcessPoolExecutor(max_workers=jobs - 1)
-    pending: deque[tuple[list[ScanResult], Future[list[ScanResult]] | tuple[list[str], bool]]] = deque()
-    try:
-        for index, (paths, before, warn_empty) in enumerate(tasks):
-            if index % jobs == 0:
-                pending.append((before, (paths, warn_empty)))
-            else:
-                pending.append((before, pool.submit(_scan_chunk, paths, engine, warn_empty)))
-            # A bounded queue keeps memory flat: the walk runs only a few chunks ahead of the output.
-            while len(pending) > 4 * jobs:
-                yield from _results(pending.popleft(), engine)
-        while pending:
-            yield from _results(pending.popleft(), engine)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _results(
-    task: tuple[list[ScanResult], Future[list[ScanResult]] | tuple[list[str], bool]], engine: EngineVersion
-) -> Iterator[ScanResult]:
-    before, work = task
-    yield from before
-    if isinstance(work, tuple):
-        paths, warn_empty = work
-        yield from _scan_chunk(paths, engine, warn_empty)
-    else:
-        yield from work.result()
-
-
-def _scan_chunk(paths: list[str], engine: EngineVersion, warn_empty: bool) -> list[ScanResult]:
-    return [scan_file(path, engine, warn_empty, listed_as_file=True) for path in paths]
-
-
-def _tasks(roots: Iterable[Path]) -> Iterator[tuple[list[str], list[ScanResult], bool]]:
-    """Chunks of package paths to read, each with the results decided without reading that come before it (folders
-    that could not be listed, names that are not regular files) and its warning setting."""
-    for root in roots:
-        warn_empty = zero_engine_version_warning(root)
-        paths: list[str] = []
-        before: list[ScanResult] = []
-        for path, problem in _walk(root):
-            if problem is not None:
-                if paths:
-                    yield paths, before, warn_empty
-                    paths, before = [], []
-                before.append(_problem_result(path, problem))
-                continue
-            paths.append(path)
-            if len(paths) >= CHUNK_SIZE:
-                yield paths, before, warn_empty
-                paths, before = [], []
-        if paths or before:
-            yield paths, before, warn_empty

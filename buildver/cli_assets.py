@@ -61,7 +61,7 @@ def scan_command(
     ] = None,
 ) -> None:
     """Check every package against the current engine; exit 1 when any is newer-engine or corrupt."""
-    from buildver.assets import scan
+    from buildver.asset_scan import scan
     from buildver.config import load_config
 
     if against is not None and file is not None:

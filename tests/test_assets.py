@@ -16,17 +16,11 @@ import typer
 from package_builder import ERAS, FILTER_EDITOR_ONLY, SyntheticPackage
 from typer.testing import CliRunner
 
-import buildver.assets
+import buildver.asset_scan
 import buildver.cli_assets
 from buildver import EngineVersion
-from buildver.assets import (
-    ScanResult,
-    ScanStatus,
-    classify,
-    iter_packages,
-    scan,
-    scan_file,
-)
+from buildver.asset_scan import iter_packages, scan
+from buildver.assets import ScanResult, ScanStatus, classify, scan_file
 from buildver.cli_assets import assets_app
 from buildver.engine_ini import find_engine_ini, parse_zero_engine_version_warning, zero_engine_version_warning
 from buildver.errors import UsageError
@@ -166,7 +160,7 @@ class TestScan:
         content = write_tree(tmp_path)
         for index in range(40):
             (content / f"Many{index:02}.uasset").write_bytes(ERAS["-7"].build())
-        monkeypatch.setattr(buildver.assets, "CHUNK_SIZE", 3)
+        monkeypatch.setattr(buildver.asset_scan, "CHUNK_SIZE", 3)
         assert list(scan([content], ENGINE_55, jobs=2)) == list(scan([content], ENGINE_55, jobs=1))
 
     def test_a_folder_that_cannot_be_listed_is_reported(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -339,9 +333,9 @@ class TestJobs:
         content = write_tree(tmp_path)
         for index in range(12):
             (content / f"Many{index:02}.uasset").write_bytes(ERAS["-7"].build())
-        monkeypatch.setattr(buildver.assets, "CHUNK_SIZE", 2)
-        monkeypatch.setattr(buildver.assets, "PARALLEL_THRESHOLD", threshold)
-        monkeypatch.setattr(buildver.assets, "default_jobs", lambda: 2)
+        monkeypatch.setattr(buildver.asset_scan, "CHUNK_SIZE", 2)
+        monkeypatch.setattr(buildver.asset_scan, "PARALLEL_THRESHOLD", threshold)
+        monkeypatch.setattr(buildver.asset_scan, "default_jobs", lambda: 2)
         assert list(scan([content], ENGINE_55, jobs=None)) == list(scan([content], ENGINE_55, jobs=1))
 
     @pytest.mark.parametrize(("found", "processes"), [(3, 1), (4, 2)])
@@ -352,8 +346,8 @@ class TestJobs:
         content.mkdir()
         for index in range(found):
             (content / f"P{index}.uasset").write_bytes(ERAS["-7"].build())
-        monkeypatch.setattr(buildver.assets, "PARALLEL_THRESHOLD", 4)
-        monkeypatch.setattr(buildver.assets, "default_jobs", lambda: 2)
+        monkeypatch.setattr(buildver.asset_scan, "PARALLEL_THRESHOLD", 4)
+        monkeypatch.setattr(buildver.asset_scan, "default_jobs", lambda: 2)
         pools: list[int | None] = []
 
         class CountedPool(concurrent.futures.ProcessPoolExecutor):
@@ -368,7 +362,7 @@ class TestJobs:
 
     def test_default_jobs_is_at_most_the_cpus_this_process_may_use(self) -> None:
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-        assert 1 <= buildver.assets.default_jobs() <= cpus
+        assert 1 <= buildver.asset_scan.default_jobs() <= cpus
 
     @pytest.mark.parametrize(
         ("cpus", "load", "jobs"),
@@ -385,7 +379,7 @@ class TestJobs:
         ],
     )
     def test_only_idle_cpus_get_a_process(self, cpus: int, load: float | None, jobs: int) -> None:
-        assert buildver.assets.jobs_for(cpus, load) == jobs
+        assert buildver.asset_scan.jobs_for(cpus, load) == jobs
 
 
 class TestZeroEngineVersionWarning:
