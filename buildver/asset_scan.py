@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from buildver.engine_version import EngineVersion
 
-__all__ = ["PARALLEL_THRESHOLD", "count_packages", "default_jobs", "iter_packages", "jobs_for", "scan"]
+__all__ = ["PARALLEL_THRESHOLD", "default_jobs", "iter_packages", "jobs_for", "scan"]
 
 CHUNK_SIZE = 256
 """Files per task when scanning with several processes: large enough to amortize the pickling."""
@@ -36,11 +36,6 @@ def iter_packages(root: Path) -> Iterator[tuple[str, str | None]]:
     looping symbolic link, a link to a folder). ``root`` itself is scanned when it is a file, whatever its name."""
     for path, problem in _walk(root):
         yield path, None if problem is None else problem[1]
-
-
-def count_packages(roots: Iterable[Path]) -> int:
-    """How many files :func:`scan` will report; walks without reading (``assets scan`` itself walks once)."""
-    return sum(1 for root in roots for _ in _walk(root))
 
 
 _BY_NAME = operator.attrgetter("name")
