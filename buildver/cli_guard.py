@@ -1,7 +1,8 @@
 """``buildver guard``: the pre-commit version guard; thin, printing only.
 
-Registered in ``buildver.cli`` as ``app.command("guard")``. The checks are in ``buildver.guard``, imported inside
-the command so that other commands start fast; the guard itself never imports GitPython (see ``buildver.vcs``).
+Registered in ``buildver.cli`` as ``app.command("guard")``. The checks are in ``buildver.guard_checks``, run by
+``buildver.guard``, imported inside the command so that other commands start fast; the guard itself never
+imports GitPython (see ``buildver.vcs``).
 """
 
 from __future__ import annotations

@@ -15,18 +15,15 @@ from typer.testing import CliRunner
 from buildver.build_version import BuildVersion, render_new_file
 from buildver.cli_guard import guard
 from buildver.errors import ConfigError, ModulesManifestError, UsageError
-from buildver.guard import (
-    CHECKS,
-    Finding,
-    GuardSettings,
-    Severity,
+from buildver.guard import run_guard
+from buildver.guard_checks import (
     backwards_problem,
     check_header,
     check_manifests,
     check_package,
     check_version,
-    run_guard,
 )
+from buildver.guard_settings import CHECKS, Finding, GuardSettings, Severity
 from buildver.header import render_header
 from buildver.modules_manifest import parse_modules_manifest
 

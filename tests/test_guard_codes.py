@@ -13,7 +13,7 @@ from conftest import GitRepository, git
 from test_cli_colour import on_terminal
 
 from buildver.build_version import BuildVersion, render_new_file
-from buildver.guard import CHECKS
+from buildver.guard_settings import CHECKS
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILDVER = str(Path(sys.executable).parent / "buildver")
