@@ -264,10 +264,9 @@ def update_local(
     Unreal's spelling works too: -CL=123 -CompatibleCL=100 -Build=Nightly -SkipHeader -Licensee -Promoted=1
     -Branch=++UE5+Main.
     """
-    from buildver.build_version import parse_build_version
     from buildver.config import load_config
     from buildver.current import version_file_path
-    from buildver.report import version_file_fields
+    from buildver.report import describe_rules, update_document, update_summary
     from buildver.update_local import UpdateRequest
     from buildver.update_local import update_local as run_update
 
@@ -292,23 +291,14 @@ def update_local(
 
     environment = {**os.environ, **dict(_environment_setting(text) for text in env or [])}
     plan, written = run_update(version_path, request, config=config, environment=environment, dry_run=dry_run)
-    chosen = plan.rules
     if json_output:
-        fields = version_file_fields(parse_build_version(plan.changes[0].new, version_path))
-        fields["FilesChanged"] = [str(change.path) for change in plan.changes if change.changed]
-        fields["Rules"] = {"Name": chosen.rules.name, "Reason": chosen.reason, "Source": chosen.rules.source}
-        print_json(fields)
-        return
-    if dry_run:
-        print(f"rules: {chosen.rules.describe()} ({chosen.reason})")
+        print_json(update_document(plan))
+    elif dry_run:
+        sys.stdout.write(describe_rules(plan))
         diff = "".join(change.diff() for change in plan.changes)
         sys.stdout.write(colour_diff(diff, palette(sys.stdout)) if diff else "nothing to change\n")
     else:
-        for name, old, new in plan.changed_fields:
-            source = plan.sources.get(name)
-            shown = [repr(value) if isinstance(value, str) else str(int(value)) for value in (old, new)]  # type: ignore[call-overload]
-            print(f"{version_path}: {name} {shown[0]} -> {shown[1]}" + (f" ({source})" if source else ""))
-        print("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
+        sys.stdout.write(update_summary(plan, written))
 
 
 def header_command(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version
+from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version, parse_build_version
 from buildver.changes import (
     FileChange,
     apply_changes,
@@ -90,6 +90,13 @@ class UpdatePlan:
     sources: Mapping[str, str]
     rules: ChosenRules
     changes: tuple[FileChange, ...] = field(default_factory=tuple)
+
+    @property
+    def new_version_file(self) -> VersionFile:
+        """The Build.version as it will be: its keys and layout, with the new record."""
+        change = self.changes[0]
+        assert change.path == self.version_file.path  # plan_update plans the version file first
+        return parse_build_version(change.new, change.path)
 
     @property
     def changed_fields(self) -> list[tuple[str, object, object]]:
