@@ -308,39 +308,29 @@ def header_command(
     force: Annotated[bool, typer.Option("--force", help="Clear a read-only flag first.")] = False,
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
-    from buildver.build_version import load_build_version
-    from buildver.changes import apply_changes, remove_leftovers
     from buildver.config import load_config
     from buildver.current import version_file_path
-    from buildver.update_local import plan_header, rules_and_header, version_file_lock
+    from buildver.update_local import write_header
 
     config = load_config()
     version_path = version_file_path(file, config=config)
-    # --check writes nothing, not even the completion of a killed run's changes: it only takes the lock.
-    with version_file_lock(version_path, write=not check) as journal:
-        version_file = load_build_version(version_path)
-        record = version_file.record
-        chosen, header_path = rules_and_header(version_file, config=config, flag=header)
-        if header_path is None:
-            why = (
-                "skip-header is set in the configuration"
-                if config.skip_header
-                else f"{chosen.rules.describe()} leaves Version.h alone ({chosen.reason}); "
-                "name one with --header or header = PATH in [tool.buildver]"
-            )
-            print(f"no header to {'check' if check else 'write'}: {why}")
-            return
-        change = plan_header(header_path, record, record.build_version or None)
-        if check:
-            if change.changed:
-                sys.stdout.write(colour_diff(change.diff(), palette(sys.stdout)))
-                print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
-                raise typer.Exit(1)
-            print(f"{change.path}: up to date")
-            return
-        remove_leftovers(change.path.parent, change.path.name)
-        written = apply_changes([change], force=force, journal=journal)
-    print(f"wrote {change.path}" if written else f"{change.path}: up to date")
+    plan, written = write_header(version_path, config=config, header=header, write=not check, force=force)
+    change = plan.change
+    if change is None:
+        chosen = plan.rules
+        why = (
+            "skip-header is set in the configuration"
+            if config.skip_header
+            else f"{chosen.rules.describe()} leaves Version.h alone ({chosen.reason}); "
+            "name one with --header or header = PATH in [tool.buildver]"
+        )
+        print(f"no header to {'check' if check else 'write'}: {why}")
+    elif check and change.changed:
+        sys.stdout.write(colour_diff(change.diff(), palette(sys.stdout)))
+        print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
+        raise typer.Exit(1)
+    else:
+        print(f"wrote {change.path}" if written else f"{change.path}: up to date")
 
 
 def _release(text: str) -> EngineVersion:

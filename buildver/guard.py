@@ -299,7 +299,7 @@ def _header_path(
         return _repository_path(root, root, config.header), True
     if engine_path is None or engine_file is None:
         return None, False
-    from buildver.update_local import rules_and_header
+    from buildver.header import rules_and_header
 
     # The rules depend on the engine tree around the file: give them the work tree's path.
     _, header = rules_and_header(dataclasses.replace(engine_file, path=root / engine_path), config=config)

@@ -3,7 +3,8 @@
 Sources: ``../shared/reference/ue-build-versioning.md`` section 1.6 (the values UBT's BuildSettings compiles in)
 and section 2.3 (4.18 ``UE4Build.StaticUpdateVersionFiles`` and ``VersionFileUpdater.ReplaceLine``).
 
-Every function takes and returns text; reading and writing the file is the caller's job.
+Which header a version file gets is ``update_rules``' decision (``rules_and_header`` applies it with the settings);
+``plan_header`` reads the header there and plans its new bytes. Every other function takes and returns text.
 
 Strings are written so that the header stays pure ASCII and no value can end its literal, its line or its
 ``#define``, and otherwise as Unreal's UAT writes them (the text as it is):
@@ -32,9 +33,16 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from buildver.build_version import BuildVersion
+from buildver.build_version import BuildVersion, VersionFile
 from buildver.errors import HeaderError
+from buildver.update_rules import HEADER_HINT, ChosenRules, choose_header, choose_rules
+
+if TYPE_CHECKING:
+    from buildver.changes import FileChange
+    from buildver.config import Config
 
 __all__ = [
     "GENERATED_MARKER",
@@ -45,8 +53,10 @@ __all__ = [
     "is_generated",
     "join_lines",
     "patch_header",
+    "plan_header",
     "render_header",
     "replace_line",
+    "rules_and_header",
     "split_lines",
     "version_h_replacements",
 ]
@@ -348,3 +358,45 @@ def header_for(
             text = text.replace("\n", "\r\n")
         return text
     return patch_header(existing_text, record, build, path_for_messages)
+
+
+# --- Which header, and its planned change ---------------------------------------------------------------------
+
+
+def rules_and_header(
+    version_file: VersionFile,
+    *,
+    config: Config,
+    flag: Path | None = None,
+    rules: str | None = None,
+    skip: bool = False,
+) -> tuple[ChosenRules, Path | None]:
+    """The rules for ``version_file`` and the header they write (None: no header), from flags and configuration."""
+    record = version_file.record
+    release = (record.major_version, record.minor_version, record.patch_version)
+    chosen = choose_rules(version_file.path, release, forced=rules, configured=config.rules)
+    header = choose_header(
+        chosen, version_file.path, flag=flag, configured=config.header, skip=skip or config.skip_header
+    )
+    return chosen, header
+
+
+def plan_header(path: Path, record: BuildVersion, build: str | None, *, must_exist: bool = False) -> FileChange:
+    """The change that brings the header at ``path`` in line with ``record`` (HeaderError when ``must_exist``
+    and there is none)."""
+    from buildver.changes import FileChange, read_existing
+    from buildver.header import header_for
+
+    try:
+        old = read_existing(path)
+    except OSError as exc:
+        raise HeaderError(f"{path}: cannot read the header ({exc.strerror}); {HEADER_HINT}") from exc
+    if old is None and must_exist:
+        raise HeaderError(f"{path}: the engine's Version.h is missing, and 4.18's rules patch it; {HEADER_HINT}")
+    try:
+        existing = None if old is None else old.decode("utf-8")
+        return FileChange(path, old, header_for(existing, record, build, str(path)).encode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise HeaderError(f"{path}: byte {exc.start}: the header is not UTF-8; {HEADER_HINT}") from exc
+    except HeaderError as exc:
+        raise HeaderError(f"{exc}; {HEADER_HINT}") from exc

@@ -11,21 +11,17 @@ Every function takes and returns text; reading and writing the file is the calle
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
 from buildver.errors import HeaderError
 from buildver.header import join_lines, split_lines
 
 __all__ = [
-    "METADATA_CS",
     "csharp_string_body",
     "informational_version",
     "set_informational_version",
     "version_h_numbers",
 ]
 
-METADATA_CS = PurePosixPath("Engine/Source/Programs/DotNETCommon/MetaData.cs")
-"""Where UAT 4.18 to 4.27 finds MetaData.cs, relative to the engine root."""
 
 # VersionFileUpdater's own pattern (AutomationUtils/Utils.cs, 4.18 to 4.27), with .NET's IgnoreCase.
 _ATTRIBUTE = re.compile(r'\[assembly:\s+AssemblyInformationalVersion\s*\(\s*"(?P<version>.*)"\s*\)\s*]', re.IGNORECASE)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Protocol, TypeVar
 
 from buildver.build_version import FIELDS, BuildVersion, VersionFile, load_build_version, parse_build_version
 from buildver.changes import (
@@ -37,27 +37,26 @@ from buildver.depot import (
     resolve_compatible_changelist,
 )
 from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
+from buildver.header import plan_header, rules_and_header
 from buildver.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.update_rules import (
-    HEADER_HINT,
     ChosenRules,
     CompatibleDefault,
     LicenseeDefault,
     MetadataVersion,
-    choose_header,
-    choose_rules,
 )
 from buildver.vcs import repository_writes
 
 __all__ = [
+    "HeaderPlan",
     "UpdatePlan",
     "UpdateRequest",
     "github_output",
-    "plan_header",
     "plan_update",
-    "rules_and_header",
     "update_local",
     "version_file_lock",
+    "write_header",
+    "write_planned",
 ]
 
 
@@ -206,24 +205,6 @@ def _read_text(path: Path, what: str) -> str | None:
         raise HeaderError(f"{path}: byte {exc.start}: {what} is not UTF-8") from exc
 
 
-def rules_and_header(
-    version_file: VersionFile,
-    *,
-    config: Config,
-    flag: Path | None = None,
-    rules: str | None = None,
-    skip: bool = False,
-) -> tuple[ChosenRules, Path | None]:
-    """The rules for ``version_file`` and the header they write (None: no header), from flags and configuration."""
-    record = version_file.record
-    release = (record.major_version, record.minor_version, record.patch_version)
-    chosen = choose_rules(version_file.path, release, forced=rules, configured=config.rules)
-    header = choose_header(
-        chosen, version_file.path, flag=flag, configured=config.header, skip=skip or config.skip_header
-    )
-    return chosen, header
-
-
 def _licensee(flag: bool | None, chosen: ChosenRules, old: BuildVersion) -> Sourced[bool]:
     """IsLicenseeVersion: the flag, else what the rules' UAT decides without it."""
     if flag is not None:
@@ -271,26 +252,6 @@ def _new_record(version_file: VersionFile, **changes: object) -> BuildVersion:
         raise InvalidVersionError(f"{version_file.path}: cannot store the new values: {exc}") from exc
 
 
-def plan_header(path: Path, record: BuildVersion, build: str | None, *, must_exist: bool = False) -> FileChange:
-    """The change that brings the header at ``path`` in line with ``record`` (HeaderError when ``must_exist``
-    and there is none)."""
-    from buildver.header import header_for
-
-    try:
-        old = read_existing(path)
-    except OSError as exc:
-        raise HeaderError(f"{path}: cannot read the header ({exc.strerror}); {HEADER_HINT}") from exc
-    if old is None and must_exist:
-        raise HeaderError(f"{path}: the engine's Version.h is missing, and 4.18's rules patch it; {HEADER_HINT}")
-    try:
-        existing = None if old is None else old.decode("utf-8")
-        return FileChange(path, old, header_for(existing, record, build, str(path)).encode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise HeaderError(f"{path}: byte {exc.start}: the header is not UTF-8; {HEADER_HINT}") from exc
-    except HeaderError as exc:
-        raise HeaderError(f"{exc}; {HEADER_HINT}") from exc
-
-
 def update_local(
     version_path: Path,
     request: UpdateRequest,
@@ -309,17 +270,67 @@ def update_local(
         outputs = None
         if not dry_run and environment.get("GITHUB_OUTPUT"):
             outputs = stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"])))
-        with version_file_lock(version_path, write=not dry_run) as journal, repository_writes(allowed=not dry_run):
-            version_file = load_build_version(version_path)
-            plan = plan_update(version_file, request, config=config, environment=environment)
-            if journal is None:
-                return plan, []
-            for change in plan.changes:  # a run killed before its journal leaves these beside each target
-                remove_leftovers(change.path.parent, change.path.name)
-            written = apply_changes(plan.changes, force=request.force, journal=journal)
+        with repository_writes(allowed=not dry_run):
+            plan, written = write_planned(
+                version_path,
+                lambda version_file: plan_update(version_file, request, config=config, environment=environment),
+                write=not dry_run,
+                force=request.force,
+            )
         if outputs is not None:
             _append_outputs(outputs, github_output(plan.record))
         return plan, written
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderPlan:
+    """What ``buildver header`` does: the rules, and the change to the header (None: these rules write none)."""
+
+    rules: ChosenRules
+    change: FileChange | None
+
+    @property
+    def changes(self) -> tuple[FileChange, ...]:
+        return () if self.change is None else (self.change,)
+
+
+def write_header(
+    version_path: Path, *, config: Config, header: Path | None = None, write: bool = True, force: bool = False
+) -> tuple[HeaderPlan, list[Path]]:
+    """Regenerate (or patch) the header from the Build.version at ``version_path``; ``write=False`` only plans."""
+
+    def plan(version_file: VersionFile) -> HeaderPlan:
+        chosen, path = rules_and_header(version_file, config=config, flag=header)
+        record = version_file.record
+        return HeaderPlan(chosen, None if path is None else plan_header(path, record, record.build_version or None))
+
+    return write_planned(version_path, plan, write=write, force=force)
+
+
+class _Planned(Protocol):
+    @property
+    def changes(self) -> tuple[FileChange, ...]: ...
+
+
+Planned = TypeVar("Planned", bound=_Planned)
+
+
+def write_planned(
+    version_path: Path, plan: Callable[[VersionFile], Planned], *, write: bool, force: bool = False
+) -> tuple[Planned, list[Path]]:
+    """The one way buildver writes files planned from a Build.version: under its folder's lock, load it, plan, and
+    (when ``write``) remove what killed runs left beside each target, then apply every change or none (journal).
+
+    A run that only plans (``--dry-run``, ``--check``) takes the lock and changes nothing, not even the completion
+    of a killed run's writes.
+    """
+    with version_file_lock(version_path, write=write) as journal:
+        planned = plan(load_build_version(version_path))
+        if journal is None:
+            return planned, []
+        for change in planned.changes:  # a run killed before its journal leaves these beside each target
+            remove_leftovers(change.path.parent, change.path.name)
+        return planned, apply_changes(planned.changes, force=force, journal=journal)
 
 
 def version_file_lock(version_path: Path, *, write: bool) -> contextlib.AbstractContextManager[Path | None]:

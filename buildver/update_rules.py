@@ -18,12 +18,12 @@ from pathlib import Path, PurePosixPath
 
 from buildver.build_version import WriterRules
 from buildver.errors import UsageError
-from buildver.metadata_cs import METADATA_CS
 
 __all__ = [
     "BUILDVER_RULES",
     "GENERATIONS",
     "HEADER_HINT",
+    "METADATA_CS",
     "VERSION_H",
     "ChosenRules",
     "CompatibleDefault",
@@ -38,6 +38,9 @@ __all__ = [
 
 VERSION_H = PurePosixPath("Engine/Source/Runtime/Launch/Resources/Version.h")
 """The engine's version header, relative to the engine root (the folder that holds ``Engine/``)."""
+
+METADATA_CS = PurePosixPath("Engine/Source/Programs/DotNETCommon/MetaData.cs")
+"""Where UAT 4.18 to 4.27 finds MetaData.cs, relative to the engine root."""
 
 _OLD_MARKER = PurePosixPath("Engine/Build/NotForLicensees/EpicInternal.txt")
 _RESTRICTED_MARKER = PurePosixPath("Engine/Restricted/NotForLicensees/Build/EpicInternal.txt")
