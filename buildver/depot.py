@@ -8,7 +8,7 @@ Unreal's rules (``../shared/reference/ue-build-versioning.md`` section 2.2): the
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -21,6 +21,7 @@ T = TypeVar("T")
 
 __all__ = [
     "CI_CHANGELIST_VARIABLES",
+    "SOURCE_VARIABLES",
     "Sourced",
     "changelist_problem",
     "ci_branch",
@@ -88,11 +89,12 @@ class Repository:
         return read_repository(self._start)
 
 
-# CI systems that build from Perforce and name the synced changelist: (system, variable, detected). TeamCity's
-# variable also holds a git commit's hash for a git root, which is not a changelist: only digits count there.
-_CI_CHANGELIST_VARIABLES: tuple[tuple[str, str, Callable[[Mapping[str, str]], bool]], ...] = (
-    ("Jenkins Perforce plugin", "P4_CHANGELIST", lambda env: "JENKINS_URL" in env),
-    ("TeamCity Perforce root", "BUILD_VCS_NUMBER", lambda env: "TEAMCITY_VERSION" in env),
+# CI systems that build from Perforce and name the synced changelist: (system, variable, the variable that says
+# the CI runs). TeamCity's variable also holds a git commit's hash for a git root, which is not a changelist:
+# only digits count there.
+_CI_CHANGELIST_VARIABLES: tuple[tuple[str, str, str], ...] = (
+    ("Jenkins Perforce plugin", "P4_CHANGELIST", "JENKINS_URL"),
+    ("TeamCity Perforce root", "BUILD_VCS_NUMBER", "TEAMCITY_VERSION"),
 )
 CI_CHANGELIST_VARIABLES = tuple(variable for _, variable, _ in _CI_CHANGELIST_VARIABLES)
 """The CI variables update-local reads a Perforce changelist from, in order (after uebp_CL, before git)."""
@@ -100,9 +102,9 @@ CI_CHANGELIST_VARIABLES = tuple(variable for _, variable, _ in _CI_CHANGELIST_VA
 
 def ci_changelist(environment: Mapping[str, str]) -> Sourced[int] | None:
     """The Perforce changelist a CI system says it synced, or None (no such CI, or not a Perforce build)."""
-    for system, variable, detected in _CI_CHANGELIST_VARIABLES:
+    for system, variable, marker in _CI_CHANGELIST_VARIABLES:
         value = environment.get(variable, "").strip()
-        if not value or not detected(environment):
+        if not value or marker not in environment:
             continue
         if variable == "BUILD_VCS_NUMBER" and not (value.isascii() and value.isdigit()):
             continue  # a git or Mercurial root: its revision is a hash
@@ -188,25 +190,32 @@ def _strip_prefix(value: str, prefixes: tuple[str, ...]) -> str:
     return value
 
 
-# Each CI's variables, in the order that names the branch being built (the pull request's source first).
-_CI_BRANCH_VARIABLES: tuple[tuple[str, str, tuple[str, ...], Callable[[Mapping[str, str]], bool]], ...] = (
-    ("GitHub Actions", "GITHUB_HEAD_REF", (), lambda env: env.get("GITHUB_ACTIONS") == "true"),
-    ("GitHub Actions", "GITHUB_REF_NAME", (), lambda env: env.get("GITHUB_ACTIONS") == "true"),
-    ("GitLab CI", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", (), lambda env: "GITLAB_CI" in env),
-    ("GitLab CI", "CI_COMMIT_REF_NAME", (), lambda env: "GITLAB_CI" in env),
-    ("Azure Pipelines", "SYSTEM_PULLREQUEST_SOURCEBRANCH", ("refs/heads/",), lambda env: "TF_BUILD" in env),
-    ("Azure Pipelines", "BUILD_SOURCEBRANCH", ("refs/heads/",), lambda env: "TF_BUILD" in env),
-    ("Jenkins", "CHANGE_BRANCH", (), lambda env: "JENKINS_URL" in env),
-    ("Jenkins", "BRANCH_NAME", (), lambda env: "JENKINS_URL" in env),
-    ("Jenkins", "GIT_BRANCH", ("origin/", "refs/heads/"), lambda env: "JENKINS_URL" in env),
+# Each CI's variables, in the order that names the branch being built (the pull request's source first):
+# (system, variable, prefixes to strip, the variable that says the CI runs, and the value it must have or None).
+_CI_BRANCH_VARIABLES: tuple[tuple[str, str, tuple[str, ...], str, str | None], ...] = (
+    ("GitHub Actions", "GITHUB_HEAD_REF", (), "GITHUB_ACTIONS", "true"),
+    ("GitHub Actions", "GITHUB_REF_NAME", (), "GITHUB_ACTIONS", "true"),
+    ("GitLab CI", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", (), "GITLAB_CI", None),
+    ("GitLab CI", "CI_COMMIT_REF_NAME", (), "GITLAB_CI", None),
+    ("Azure Pipelines", "SYSTEM_PULLREQUEST_SOURCEBRANCH", ("refs/heads/",), "TF_BUILD", None),
+    ("Azure Pipelines", "BUILD_SOURCEBRANCH", ("refs/heads/",), "TF_BUILD", None),
+    ("Jenkins", "CHANGE_BRANCH", (), "JENKINS_URL", None),
+    ("Jenkins", "BRANCH_NAME", (), "JENKINS_URL", None),
+    ("Jenkins", "GIT_BRANCH", ("origin/", "refs/heads/"), "JENKINS_URL", None),
 )
+_UNREAL_VARIABLES = ("uebp_CL", "uebp_CodeCL", "uebp_BuildRoot_P4", "uebp_BuildRoot_Escaped")
+_TEAMCITY_VARIABLES = ("TEAMCITY_VERSION", "TEAMCITY_BUILD_PROPERTIES_FILE")
+
+
+def _running(environment: Mapping[str, str], marker: str, value: str | None) -> bool:
+    return marker in environment if value is None else environment.get(marker) == value
 
 
 def ci_branch(environment: Mapping[str, str]) -> tuple[str, str] | None:
     """The branch a CI system says it is building, with the variable it came from, or None."""
-    for system, variable, prefixes, detected in _CI_BRANCH_VARIABLES:
+    for system, variable, prefixes, marker, marker_value in _CI_BRANCH_VARIABLES:
         value = environment.get(variable, "").strip()
-        if value and detected(environment):
+        if value and _running(environment, marker, marker_value):
             return _strip_prefix(value, prefixes), f"{system}: {variable}"
     if "TEAMCITY_VERSION" in environment:
         branch = _teamcity_branch(environment)
@@ -241,3 +250,16 @@ def _read_java_properties(path: Path) -> dict[str, str]:
         # Java properties escape ':', '=', '\\' and spaces with a backslash.
         properties[key.strip()] = value.strip().replace("\\:", ":").replace("\\=", "=").replace("\\\\", "\\")
     return properties
+
+
+SOURCE_VARIABLES = tuple(
+    dict.fromkeys(
+        [
+            *_UNREAL_VARIABLES,
+            *(name for _, variable, marker in _CI_CHANGELIST_VARIABLES for name in (variable, marker)),
+            *(name for _, variable, _, marker, _ in _CI_BRANCH_VARIABLES for name in (variable, marker)),
+            *_TEAMCITY_VARIABLES,
+        ]
+    )
+)
+"""Every environment variable that changes where update-local takes its changelist and branch from."""

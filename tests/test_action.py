@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import GitRepository, git
+from helpers import GitRepository, git
 
 from buildver.build_version import BuildVersion, load_build_version, render_new_file
 

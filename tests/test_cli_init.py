@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import GitRepository
+from helpers import GitRepository
 
 from buildver.build_version import BuildVersion, render_new_file
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 
 from buildver.cli import main
 from buildver.update_rules import BUILDVER_RULES, GENERATIONS, HEADER_HINT, choose_rules, engine_root, rule_set_named

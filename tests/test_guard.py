@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from conftest import GitRepository, git
+from helpers import GitRepository, git
 from package_builder import ERAS, FILTER_EDITOR_ONLY
 from typer.testing import CliRunner
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GitRepository, git
+from helpers import GitRepository, git
 from test_cli_colour import on_terminal
 
 from buildver.build_version import BuildVersion, render_new_file

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_IDENTITY, GitRepository, git
+from helpers import GIT_IDENTITY, GitRepository, git
 
 from buildver.build_version import BuildVersion, render_new_file
 
@@ -79,6 +79,7 @@ def project(git_repository: GitRepository) -> Path:
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("changelist", "verdict", "message"),
     [
@@ -106,6 +107,7 @@ def test_pre_commit_refuses_a_version_moving_backwards_and_passes_a_good_one(
     assert message in result.stdout
 
 
+@pytest.mark.slow
 def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
     git_repository: GitRepository, hook_repository: tuple[Path, str]
 ) -> None:

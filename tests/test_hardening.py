@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import GitRepository
+from helpers import GitRepository
 
 from buildver.build_version import parse_build_version
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX, recover
@@ -111,6 +111,7 @@ CRASH_SCENARIOS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", CRASH_SCENARIOS, ids=[scenario.name for scenario in CRASH_SCENARIOS])
 def test_sigkill_at_any_point_leaves_old_or_new_files_and_the_next_run_recovers(
     tmp_path: Path, scenario: CrashScenario

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import git
+from helpers import git
 
 from buildver.cli import main
 

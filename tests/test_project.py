@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GitRepository, git
+from helpers import GitRepository, git
 
 from buildver.build_version import BuildVersion, load_build_version, render_new_file
 from buildver.cli import main

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GitRepository, git
+from helpers import GitRepository, git
 
 from buildver.build_version import BuildVersion
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX
