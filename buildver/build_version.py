@@ -1,7 +1,7 @@
 """Unreal's ``Build/Build.version``: the record, its validation, and load/save that keep the file's format.
 
-Sources: ``../shared/reference/ue-build-versioning.md`` section 1 (UBT ``BuildVersion.cs``, ``JsonWriter.cs``,
-the C++ ``FBuildVersion`` reader).
+Sources: ``docs/unreal-rules.md`` §2 (UBT ``BuildVersion.cs`` and ``JsonWriter.cs`` of each release, the C++
+``FBuildVersion`` reader).
 """
 
 from __future__ import annotations

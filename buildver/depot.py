@@ -1,8 +1,8 @@
 """Where update-local's changelist and branch come from: flags, Unreal's environment variables, CI, git.
 
-Unreal's rules (``../shared/reference/ue-build-versioning.md`` section 2.2): the changelist is ``-CL`` or
-``uebp_CL``; the branch is ``-Branch`` or ``EscapePath(uebp_BuildRoot_P4)`` (before 4.18,
-``uebp_BuildRoot_Escaped``). buildver adds git as a last source, for studios without Perforce.
+Unreal's rules (``docs/unreal-rules.md`` §4): the changelist is ``-CL`` or ``uebp_CL``; the branch is
+``-Branch`` or ``EscapePath(uebp_BuildRoot_P4)`` (before 4.18, ``uebp_BuildRoot_Escaped``). buildver adds the
+Perforce changelist of Jenkins and TeamCity builds, then git, for studios without Perforce.
 """
 
 from __future__ import annotations

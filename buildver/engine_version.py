@@ -1,7 +1,7 @@
 """Unreal's FEngineVersion in Python: ``major.minor.patch-changelist+branch`` with Unreal's exact rules.
 
-Sources (see ``../shared/reference/ue-build-versioning.md`` section 3): ``EngineVersionBase.h``,
-``EngineVersion.h`` and ``EngineVersion.cpp`` of Unreal 4.18 to 5.x.
+Sources (``docs/unreal-rules.md`` §5): ``EngineVersionBase.h``, ``EngineVersion.h`` and ``EngineVersion.cpp``
+of Unreal 4.18 to 5.x.
 """
 
 from __future__ import annotations
@@ -374,9 +374,9 @@ class EngineVersion:
         """FEngineVersion::ExactMatch (UE5): every field equal, the branch compared as FString's ``==`` does.
 
         That is FCString::Stricmp: case-insensitive for the ASCII letters only (``"A"`` matches ``"a"``,
-        ``"É"`` does not match ``"é"``). Sources: ../shared/reference/ue-build-versioning.md section 3 (ExactMatch,
-        UE5) and UE5's ``Core/Private/GenericPlatform/GenericPlatformStricmp.cpp``, which lowers two characters
-        through its ASCII table only when both are ASCII and otherwise compares them as they are.
+        ``"É"`` does not match ``"é"``). Sources: ``docs/unreal-rules.md`` §5 (ExactMatch, UE5) and UE5's
+        ``Core/Private/GenericPlatform/GenericPlatformStricmp.cpp``, which lowers two characters through its ASCII
+        table only when both are ASCII and otherwise compares them as they are.
         """
         a, b = self._key, _version(other)._key
         return a[:4] == b[:4] and a[5] == b[5] and _ascii_lower(a[4]) == _ascii_lower(b[4])

@@ -1,7 +1,7 @@
 """The C version header: generated whole by buildver, or an existing one patched with Unreal 4.18's line rules.
 
-Sources: ``../shared/reference/ue-build-versioning.md`` section 1.6 (the values UBT's BuildSettings compiles in)
-and section 2.3 (4.18 ``UE4Build.StaticUpdateVersionFiles`` and ``VersionFileUpdater.ReplaceLine``).
+Sources: ``docs/unreal-rules.md`` §2.3 (the values UBT's BuildSettings compiles in) and §3.3 (4.18's
+``UE4Build.StaticUpdateVersionFiles`` and ``VersionFileUpdater.ReplaceLine``).
 
 Which header a version file gets is ``update_rules``' decision (``rules_and_header`` applies it with the settings);
 ``plan_header`` reads the header there and plans its new bytes. Every other function takes and returns text.

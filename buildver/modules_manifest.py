@@ -1,7 +1,7 @@
 """Unreal's ``.modules`` manifests: the BuildId and the module files of one binaries folder.
 
-Source: ``../shared/reference/ue-build-versioning.md`` section 4 (UBT ``ModuleManifest.cs``, the C++
-``FModuleManifest`` reader). The runtime loads a folder's modules only when the manifest's BuildId equals the
+Source: ``docs/unreal-rules.md`` §6 (UBT ``ModuleManifest.cs``, the C++ ``FModuleManifest`` reader,
+``FModuleManager::FindModulePaths``). The runtime loads a folder's modules only when the manifest's BuildId equals the
 executable's, so every manifest checked in beside the others must carry the same BuildId.
 """
 
