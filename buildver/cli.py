@@ -7,7 +7,6 @@ No ``from __future__ import annotations`` here: typer would then evaluate every 
 text at each start (about 5 ms for update-local); real annotation objects are read directly.
 """
 
-import contextlib
 import enum
 import sys
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from buildver.cli_common import (
     print_json,
 )
 from buildver.engine_version import EngineVersion, VersionComparison
-from buildver.errors import BuildverError, UsageError, VersionFileError, WriteError
+from buildver.errors import BuildverError
 
 FirstVersion = Annotated[
     EngineVersion,
@@ -360,61 +359,13 @@ def init(
     In a project without a Build.version, --version M.m.p creates Build/Build.version first (both files are
     written together, or neither).
     """
-    from buildver.config import init_config, load_config
-    from buildver.current import version_file_path
+    from buildver.init import init_project
 
-    config = load_config()
-    existing = file if file is not None and file.exists() else None
-    if file is None:
-        try:
-            existing = version_file_path(config=config)
-        except BuildverError:
-            existing = None
-    if existing is not None:
-        if version is not None:
-            raise UsageError(
-                f"{existing}: already exists; --version only creates a missing Build.version "
-                "(buildver update-local stamps an existing one)"
-            )
-        path = init_config(Path.cwd(), existing)
-        print(f"wrote the [tool.buildver] section to {path}")
-        return
-    if version is None:
-        where = file if file is not None else "Build/Build.version"
-        raise VersionFileError(
-            f"{where}: no Build.version here (nor above, up to the repository root); "
-            "create one with: buildver init --version MAJOR.MINOR.PATCH"
-        )
-    created, config_path = _create_version_file(file or Path("Build", "Build.version"), version)
-    print(f"created {created} for {version.major}.{version.minor}.{version.patch} in Unreal's writer layout")
+    release = None if version is None else (version.major, version.minor, version.patch)
+    created, config_path = init_project(Path.cwd(), file=file, release=release)
+    if created is not None:
+        print(f"created {created} for {'.'.join(map(str, release or ()))} in Unreal's writer layout")
     print(f"wrote the [tool.buildver] section to {config_path}")
-
-
-def _create_version_file(target: Path, version: EngineVersion) -> tuple[Path, Path]:
-    """Write a new Build.version at ``target`` and the configuration naming it, both or neither."""
-    from buildver.build_version import BuildVersion, render_new_file
-    from buildver.changes import FileChange, apply_changes
-    from buildver.config import plan_init_config
-
-    record = BuildVersion(version.major, version.minor, version.patch)
-    version_change = FileChange(target, None, render_new_file(record).encode("utf-8"))
-    config_change = plan_init_config(Path.cwd(), target)  # refuses before anything is written
-    created_folders = [folder for folder in reversed(target.parent.absolute().parents) if not folder.exists()]
-    if not target.parent.exists():
-        created_folders.append(target.parent.absolute())
-    try:
-        for folder in created_folders:
-            try:
-                folder.mkdir()
-            except OSError as exc:
-                raise WriteError(f"{folder}: cannot create the folder ({exc.strerror}); nothing was written") from exc
-        apply_changes([version_change, config_change])
-    except BaseException:
-        for folder in reversed(created_folders):  # a failed command leaves no trace
-            with contextlib.suppress(OSError):
-                folder.rmdir()
-        raise
-    return target, config_change.path
 
 
 def guard_command(files: Annotated[list[Path] | None, typer.Argument(show_default=False)] = None) -> None:
