@@ -1,7 +1,7 @@
 """The object versions each Unreal Engine release writes into the packages it saves.
 
-Source: ``../shared/reference/package-summary.md`` section 8 (observed from real saves, by SavedByEngineVersion)
-and section 13 (the UAssetAPI/CUE4Parse values for the releases without a sample). Where a sample came from an
+Source: ``docs/package-rules.md`` §8 (observed from real saves, by SavedByEngineVersion, and the
+UAssetAPI/CUE4Parse values for the releases without a sample). Where a sample came from an
 Epic main-branch build and the tools name a different release value, the table keeps the larger one, so that a
 package saved by that release is never reported as newer than it.
 

@@ -1,8 +1,8 @@
 """Read the versions from an Unreal package header (FPackageFileSummary of a ``.uasset`` or ``.umap``).
 
-Every rule comes from ``../shared/reference/package-summary.md``: the byte layout and its gates (section 2),
-the LegacyFileVersion values -1 to -9 (section 3), the three custom-version layouts (section 4), unversioned
-packages (section 5), newer headers (section 6) and the checks for corrupt input (section 7).
+Every rule is in ``docs/package-rules.md``: the byte layout by LegacyFileVersion (§2), the gates a reader
+applies, unversioned packages and newer headers (§3), the three custom-version layouts (§4), the engine versions
+and FixCorruptEngineVersion (§5), and files that are not packages (§9).
 
 Only the header is read: one ``read`` of the first :data:`HEADER_CHUNK` bytes (more only when the summary is
 longer) and, for an uncooked package larger than that, the 4-byte tag at the end of the file.
