@@ -6,9 +6,10 @@ error is reported as ``buildver: error: ...`` and the other files go on; the exi
 
 from __future__ import annotations
 
+import enum
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -78,6 +79,14 @@ def inspect_command(
         raise typer.Exit(exit_code)
 
 
+class UnversionedMode(enum.Enum):
+    """What ``data upgrade`` does with a document that has no version header (LoadOptions.unversioned)."""
+
+    ERROR = "error"
+    OLDEST = "oldest"
+    LATEST = "latest"
+
+
 @data_app.command("upgrade")
 def upgrade_command(
     files: FilesArgument,
@@ -88,17 +97,14 @@ def upgrade_command(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Print a diff per file; write nothing.")] = False,
     force: Annotated[bool, typer.Option("--force", help="Make read-only documents writable.")] = False,
     unversioned: Annotated[
-        str, typer.Option(help="Documents without header: error, oldest (version 0) or latest.")
-    ] = "error",
+        UnversionedMode, typer.Option(help="Documents without header: error, oldest (version 0) or latest.")
+    ] = UnversionedMode.ERROR,
 ) -> None:
     """Load each document with the schema and save it back at the latest versions, atomically per file."""
     from buildver.serialization import LoadOptions, import_schema, plan_upgrade, remove_upgrade_leftovers
 
-    if unversioned not in ("error", "oldest", "latest"):
-        raise typer.BadParameter(f"{unversioned!r} is not error, oldest or latest", param_hint="--unversioned")
-    mode: Literal["error", "oldest", "latest"] = unversioned  # type: ignore[assignment]
     schema = import_schema(schema_spec)
-    options = LoadOptions(unversioned=mode)
+    options = LoadOptions(unversioned=unversioned.value)
     exit_code = 0
     if not dry_run:
         remove_upgrade_leftovers(files)  # what killed runs left beside these documents, up to date or not
