@@ -243,10 +243,14 @@ def test_a_document_changed_between_reading_and_writing_is_not_overwritten(rock:
     assert rock.read_text(encoding="utf-8") == "{}"
 
 
-def test_an_unknown_unversioned_mode_is_a_usage_error(rock: Path) -> None:
-    result = run("upgrade", "--schema", EXAMPLE_SCHEMA, "--unversioned", "newest", str(rock))
-    assert result.exit_code == 2
-    assert "'newest' is not one of 'error', 'oldest', 'latest'" in result.stderr
+def test_an_unknown_unversioned_mode_is_a_usage_error(rock: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from buildver.cli import main
+
+    code = main(["data", "upgrade", "--schema", EXAMPLE_SCHEMA, "--unversioned", "newest", str(rock)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "buildver: error: Invalid value for '--unversioned': 'newest' is not one of 'error', 'oldest', 'latest'.\n"
+    )
 
 
 def test_a_document_whose_root_is_dropped_is_not_saved(tmp_path: Path) -> None:
