@@ -31,26 +31,44 @@ ROOT = Path(__file__).resolve().parents[1]
 IMPORT_RUNS = 11
 
 
+def _game_project() -> Path:
+    """A game's repository as most users have one: Build/Build.version (this repository's) and no configuration.
+
+    In this repository itself ``show`` also finds and parses buildver's own pyproject.toml (it names buildver),
+    which a game project does not have: both places are measured.
+    """
+    import shutil
+    import tempfile
+
+    project = Path(tempfile.mkdtemp(prefix="bench-game-"))
+    (project / ".git").mkdir()
+    (project / "Build").mkdir()
+    shutil.copy(ROOT / "Build" / "Build.version", project / "Build" / "Build.version")
+    return project
+
+
 def startup() -> None:
     python, executable = installed()
     python_pass = (python, "-c", "pass")
+    project = _game_project()
     medians = wall_times(
         {
             "python -c pass": python_pass,
             "python -c 'import typer'": (python, "-c", "import typer"),
             "buildver show --json": (executable, "show", "--json"),
         },
-        cwd=ROOT,
+        cwd=project,
     )
+    in_repository = wall_times({"buildver show --json, in this repository": (executable, "show", "--json")}, cwd=ROOT)
     base = medians["python -c pass"]
-    for name, median in medians.items():
-        print(f"{name:<28} {median * 1000:7.1f} ms   {median / base:5.2f}x python -c pass")
-    import_times(python, executable)
+    for name, median in {**medians, **in_repository}.items():
+        print(f"{name:<42} {median * 1000:7.1f} ms   {median / base:5.2f}x python -c pass")
+    import_times(python, executable, project)
 
 
-def _self_times(command: list[str]) -> dict[str, int]:
+def _self_times(command: list[str], cwd: Path = ROOT) -> dict[str, int]:
     """Microseconds each module took to import itself (``-X importtime``'s "self" column)."""
-    stderr = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False).stderr
+    stderr = subprocess.run(command, capture_output=True, text=True, cwd=cwd, check=False).stderr
     modules = {}
     for line in stderr.splitlines():
         if line.startswith("import time:") and "self [us]" not in line:
@@ -59,13 +77,13 @@ def _self_times(command: list[str]) -> dict[str, int]:
     return modules
 
 
-def import_times(python: str, executable: str) -> None:
-    """buildver's own import time on ``show --json``: what it imports beyond ``import typer`` (runs interleaved)."""
+def import_times(python: str, executable: str, project: Path) -> None:
+    """buildver's own import time on ``show --json`` in ``project``: what it imports beyond ``import typer``."""
     typer_totals, show_totals, own_totals = [], [], []
     extra: dict[str, list[int]] = {}
     for _ in range(IMPORT_RUNS):
         typer_only = _self_times([python, "-X", "importtime", "-c", "import typer"])
-        show = _self_times([python, "-X", "importtime", executable, "show", "--json"])
+        show = _self_times([python, "-X", "importtime", executable, "show", "--json"], project)
         typer_totals.append(sum(typer_only.values()))
         show_totals.append(sum(show.values()))
         own = {name: time for name, time in show.items() if name not in typer_only}

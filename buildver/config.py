@@ -1,16 +1,16 @@
 """``[tool.buildver]`` in ``pyproject.toml``, or a ``buildver.toml``: where the version file and header are.
 
-Reading uses the standard library's ``tomllib`` (fast, and enough to read); ``buildver init`` writes with
-tomlkit, imported only there, so that the rest of the file keeps its exact layout.
+Reading uses the standard library's ``tomllib`` (fast, and enough to read), imported only when a configuration
+file is found: most Unreal projects have none, and every command looks. ``buildver init`` writes with tomlkit,
+imported only there, so that the rest of the file keeps its exact layout.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buildver.errors import BuildverError, ConfigError
 from buildver.reading import read_regular_file
@@ -40,8 +40,9 @@ _KEYS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+# A NamedTuple rather than a dataclass: as immutable, and every command builds one at start-up, where creating a
+# dataclass (and importing dataclasses) costs about a millisecond (benchmarks/bench_core.py).
+class Config(NamedTuple):
     """buildver's settings; paths are absolute, resolved against the configuration file's folder."""
 
     source: Path | None = None
@@ -50,7 +51,7 @@ class Config:
     repository_name: str | None = None
     rules: str | None = None
     skip_header: bool = False
-    guard: Mapping[str, Any] = field(default_factory=dict)
+    guard: Mapping[str, Any] = MappingProxyType({})
 
 
 def find_config(start: Path) -> Path | None:
@@ -82,6 +83,8 @@ def _nested_table(document: dict[str, Any]) -> object | None:
 
 
 def _parse(path: Path, data: bytes) -> dict[str, Any]:
+    import tomllib
+
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
