@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from buildver.assets import PACKAGE_EXTENSIONS, ScanResult, ScanStatus, scan_file
 from buildver.engine_ini import zero_engine_version_warning
+from buildver.reading import file_kind
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -97,19 +98,7 @@ def _special_file(path: str) -> _Problem | None:
         return None
     if stat.S_ISDIR(mode):
         return ScanStatus.NOT_A_PACKAGE, "a symbolic link to a folder, which is not followed"
-    return ScanStatus.NOT_A_PACKAGE, f"not a regular file: {_file_kind(mode)}, never opened"
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
+    return ScanStatus.NOT_A_PACKAGE, f"not a regular file: {file_kind(mode)}, never opened"
 
 
 def _reason(exc: OSError) -> str:

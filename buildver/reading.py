@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 
-__all__ = ["NotRegularFileError", "read_regular_file"]
+__all__ = ["NotRegularFileError", "file_kind", "read_regular_file"]
 
 # O_NONBLOCK: opening a FIFO must not wait for a writer (regular files ignore the flag). O_BINARY: Windows.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -53,12 +53,13 @@ def _require_regular(mode: int, name: str) -> None:
         return
     if stat.S_ISDIR(mode):
         raise IsADirectoryError(errno.EISDIR, "is a folder", name)
-    raise NotRegularFileError(errno.EINVAL, f"not a regular file but {_kind(mode)}", name)
+    raise NotRegularFileError(errno.EINVAL, f"not a regular file but {file_kind(mode)}", name)
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file or a folder is, from its ``st_mode``: "a FIFO (named pipe)" …"""
     if stat.S_ISFIFO(mode):
-        return "a FIFO"
+        return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):
         return "a character device"
     if stat.S_ISBLK(mode):

@@ -200,7 +200,7 @@ def write_special_files(content: Path) -> dict[str, tuple[ScanStatus, str]]:
         "Pipe.uasset": (ScanStatus.NOT_A_PACKAGE, "not a regular file: a FIFO (named pipe), never opened"),
         "Zero.uasset": (ScanStatus.NOT_A_PACKAGE, "not a regular file: a character device, never opened"),
         "Gone.uasset": (ScanStatus.CORRUPT, "a symbolic link to"),
-        "PipeLink.umap": (ScanStatus.NOT_A_PACKAGE, "a FIFO"),
+        "PipeLink.umap": (ScanStatus.NOT_A_PACKAGE, "a FIFO (named pipe)"),
         "Loop.uasset": (ScanStatus.CORRUPT, "cannot read: too many levels of symbolic links"),
         "Folder.uasset": (ScanStatus.NOT_A_PACKAGE, "a symbolic link to a folder, which is not followed"),
         "Later.uasset": (ScanStatus.OK, ""),

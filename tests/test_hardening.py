@@ -383,12 +383,12 @@ def test_a_version_file_that_is_a_fifo_or_a_device_is_one_error_line_not_a_hang(
     assert result.returncode == 1, result.stderr
     assert result.stdout == ""
     assert result.stderr.count("\n") == 1
-    expected = "a FIFO" if kind == "fifo" else "a character device"
+    expected = "a FIFO (named pipe)" if kind == "fifo" else "a character device"
     assert result.stderr == f"buildver: error: Build/Build.version: is not a regular file but {expected}\n"
     assert strays(tmp_path) == []
 
 
-HEADER_TARGETS = [("fifo", "a FIFO"), ("full", "a character device"), ("zero", "a character device")]
+HEADER_TARGETS = [("fifo", "a FIFO (named pipe)"), ("full", "a character device"), ("zero", "a character device")]
 
 
 @NEEDS_POSIX_SPECIAL_FILES
@@ -437,7 +437,7 @@ def test_settings_and_documents_that_are_fifos_or_devices_are_refused(tmp_path: 
 
 
 @NEEDS_POSIX_SPECIAL_FILES
-@pytest.mark.parametrize(("kind", "expected"), [("fifo", "a FIFO"), ("null", "a character device")])
+@pytest.mark.parametrize(("kind", "expected"), [("fifo", "a FIFO (named pipe)"), ("null", "a character device")])
 def test_apply_changes_refuses_a_target_that_is_a_fifo_or_a_device(tmp_path: Path, kind: str, expected: str) -> None:
     target = tmp_path / "V.h"
     if kind == "fifo":
@@ -518,7 +518,8 @@ def test_a_teamcity_properties_file_that_is_a_fifo_or_a_device_is_ignored_not_wa
 
 @NEEDS_POSIX_SPECIAL_FILES
 @pytest.mark.parametrize(
-    ("kind", "expected"), [("fifo", "a FIFO"), ("full", "a character device"), ("zero", "a character device")]
+    ("kind", "expected"),
+    [("fifo", "a FIFO (named pipe)"), ("full", "a character device"), ("zero", "a character device")],
 )
 def test_a_github_output_that_is_a_fifo_or_a_device_is_refused_before_anything_is_written(
     tmp_path: Path, kind: str, expected: str
@@ -568,7 +569,7 @@ def test_any_later_run_undoes_a_run_killed_before_renaming_its_header_outside_th
 
 
 @NEEDS_POSIX_SPECIAL_FILES
-@pytest.mark.parametrize(("kind", "expected"), [("fifo", "a FIFO"), ("zero", "a character device")])
+@pytest.mark.parametrize(("kind", "expected"), [("fifo", "a FIFO (named pipe)"), ("zero", "a character device")])
 def test_a_project_descriptor_that_is_a_fifo_or_a_device_is_reported_not_waited_for(
     tmp_path: Path, kind: str, expected: str
 ) -> None:
