@@ -11,6 +11,7 @@ value. This module decides; ``update_local`` applies; nothing here reads more th
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -109,144 +110,96 @@ class RuleSet:
 
 _BUILD_FIELDS = frozenset({"BuildId", "BuildVersion"})
 
-GENERATIONS: tuple[RuleSet, ...] = (
-    RuleSet(
-        name="4.18",
-        first=(4, 18, 0),
-        patches_version_h=True,
-        generates_header=False,
-        licensee_default=LicenseeDefault.FLAG_ONLY,
-        licensee_marker=None,
-        compatible_default=CompatibleDefault.CHANGELIST,
-        resets_compatible_when_licensee_changes=False,
-        compatible_from_code_cl=False,
-        build_version_key=False,
-        clears_build_url=False,
-        metadata=MetadataVersion.FROM_VERSION_H,
-        writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
-        source="4.18.3 and 4.19.0 to 4.19.2 AutomationUtils/UE4Build.cs and UnrealBuildTool/System/BuildVersion.cs "
-        "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a; Mu-L/TracerInteractiveUE4Plugins@29eaed5, @f7ea9e5)",
-    ),
-    RuleSet(
-        name="4.20",
-        first=(4, 20, 0),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_OLD_MARKER,
-        compatible_default=CompatibleDefault.CHANGELIST,
-        resets_compatible_when_licensee_changes=False,
-        compatible_from_code_cl=False,
-        build_version_key=False,
-        clears_build_url=False,
-        metadata=MetadataVersion.FROM_BUILD_VERSION,
-        writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
-        source="4.20.0 to 4.20.3 AutomationUtils/UE4Build.cs and BuildVersion.cs "
-        "(Mu-L/TracerInteractiveUE4Plugins@eae592e, @ad51a75)",
-    ),
-    RuleSet(
-        name="4.21",
-        first=(4, 21, 0),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_OLD_MARKER,
-        compatible_default=CompatibleDefault.CHANGELIST,
-        resets_compatible_when_licensee_changes=False,
-        compatible_from_code_cl=False,
-        build_version_key=True,
-        clears_build_url=False,
-        metadata=MetadataVersion.FROM_BUILD_VERSION,
-        writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
-        source="4.21.0 to 4.24.0 AutomationUtils/UE4Build.cs and BuildVersion.cs "
-        "(Mu-L/TracerInteractiveUE4Plugins@feabf8b, @cb12528, @a1b2cb3, @1a72e75)",
-    ),
-    RuleSet(
-        name="4.24.1",
-        first=(4, 24, 1),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_OLD_MARKER,
-        compatible_default=CompatibleDefault.KEEP,
-        resets_compatible_when_licensee_changes=True,
-        compatible_from_code_cl=False,
-        build_version_key=True,
-        clears_build_url=False,
-        metadata=MetadataVersion.FROM_BUILD_VERSION,
-        writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
-        source="4.24.1 to 4.25.4 AutomationUtils/UE4Build.cs and BuildVersion.cs "
-        "(Mu-L/TracerInteractiveUE4Plugins@1c76196, @c9d14e6; Monocluar/Games202-UBT@90717b5)",
-    ),
-    RuleSet(
-        name="4.26",
-        first=(4, 26, 0),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_RESTRICTED_MARKER,
-        compatible_default=CompatibleDefault.KEEP,
-        resets_compatible_when_licensee_changes=True,
-        compatible_from_code_cl=False,
-        build_version_key=True,
-        clears_build_url=False,
-        metadata=MetadataVersion.FROM_BUILD_VERSION,
-        writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
-        source="4.26.0 to 4.27.2 AutomationUtils/UE4Build.cs and BuildVersion.cs "
-        "(Mu-L/TracerInteractiveUE4Plugins@172ab38, @58273c5; Stiiiff/EphemereEngine@c96df6b)",
-    ),
-    RuleSet(
-        name="5.0",
-        first=(5, 0, 0),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_RESTRICTED_MARKER,
-        compatible_default=CompatibleDefault.KEEP,
-        resets_compatible_when_licensee_changes=True,
-        compatible_from_code_cl=False,
-        build_version_key=True,
-        clears_build_url=False,
-        metadata=MetadataVersion.NONE,
-        writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
-        source="5.0.3 and 5.1.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs "
-        "(songjihu/UnrealEngine-5.0.3-release@344a5f1, elmachotroso/unreal_devtoolbox@9d0f90c)",
-    ),
-    RuleSet(
-        name="5.3",
-        first=(5, 3, 0),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_RESTRICTED_MARKER,
-        compatible_default=CompatibleDefault.KEEP,
-        resets_compatible_when_licensee_changes=True,
-        compatible_from_code_cl=False,
-        build_version_key=True,
-        clears_build_url=True,
-        metadata=MetadataVersion.NONE,
-        writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
-        source="5.3.2 to 5.6.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs (he-yulong/UnrealEngine-5.3@686f844, "
-        "kykz159/Project-Ghost@068120c)",
-    ),
-    RuleSet(
-        name="5.8",
-        first=(5, 8, 0),
-        patches_version_h=False,
-        generates_header=False,
-        licensee_default=LicenseeDefault.MARKER,
-        licensee_marker=_RESTRICTED_MARKER,
-        compatible_default=CompatibleDefault.KEEP,
-        resets_compatible_when_licensee_changes=True,
-        compatible_from_code_cl=True,
-        build_version_key=True,
-        clears_build_url=True,
-        metadata=MetadataVersion.NONE,
-        writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
-        source="5.8.0 Scripts/UpdateLocalVersion.Automation.cs, AutomationUtils/UnrealBuild.cs and BuildVersion.cs "
-        "(unicorn2022/UE5.8.0@5d9a05c)",
-    ),
+# Each generation is the one before it with only what that release's UAT changed.
+_4_18 = RuleSet(
+    name="4.18",
+    first=(4, 18, 0),
+    patches_version_h=True,
+    generates_header=False,
+    licensee_default=LicenseeDefault.FLAG_ONLY,
+    licensee_marker=None,
+    compatible_default=CompatibleDefault.CHANGELIST,
+    resets_compatible_when_licensee_changes=False,
+    compatible_from_code_cl=False,
+    build_version_key=False,
+    clears_build_url=False,
+    metadata=MetadataVersion.FROM_VERSION_H,
+    writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
+    source="4.18.3 and 4.19.0 to 4.19.2 AutomationUtils/UE4Build.cs and UnrealBuildTool/System/BuildVersion.cs "
+    "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a; Mu-L/TracerInteractiveUE4Plugins@29eaed5, @f7ea9e5)",
 )
+
+_4_20 = dataclasses.replace(
+    _4_18,
+    name="4.20",
+    first=(4, 20, 0),
+    patches_version_h=False,
+    licensee_default=LicenseeDefault.MARKER,
+    licensee_marker=_OLD_MARKER,
+    metadata=MetadataVersion.FROM_BUILD_VERSION,
+    source="4.20.0 to 4.20.3 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+    "(Mu-L/TracerInteractiveUE4Plugins@eae592e, @ad51a75)",
+)
+
+_4_21 = dataclasses.replace(
+    _4_20,
+    name="4.21",
+    first=(4, 21, 0),
+    build_version_key=True,
+    writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
+    source="4.21.0 to 4.24.0 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+    "(Mu-L/TracerInteractiveUE4Plugins@feabf8b, @cb12528, @a1b2cb3, @1a72e75)",
+)
+
+_4_24_1 = dataclasses.replace(
+    _4_21,
+    name="4.24.1",
+    first=(4, 24, 1),
+    compatible_default=CompatibleDefault.KEEP,
+    resets_compatible_when_licensee_changes=True,
+    source="4.24.1 to 4.25.4 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+    "(Mu-L/TracerInteractiveUE4Plugins@1c76196, @c9d14e6; Monocluar/Games202-UBT@90717b5)",
+)
+
+_4_26 = dataclasses.replace(
+    _4_24_1,
+    name="4.26",
+    first=(4, 26, 0),
+    licensee_marker=_RESTRICTED_MARKER,
+    writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
+    source="4.26.0 to 4.27.2 AutomationUtils/UE4Build.cs and BuildVersion.cs "
+    "(Mu-L/TracerInteractiveUE4Plugins@172ab38, @58273c5; Stiiiff/EphemereEngine@c96df6b)",
+)
+
+_5_0 = dataclasses.replace(
+    _4_26,
+    name="5.0",
+    first=(5, 0, 0),
+    metadata=MetadataVersion.NONE,
+    source="5.0.3 and 5.1.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs "
+    "(songjihu/UnrealEngine-5.0.3-release@344a5f1, elmachotroso/unreal_devtoolbox@9d0f90c)",
+)
+
+_5_3 = dataclasses.replace(
+    _5_0,
+    name="5.3",
+    first=(5, 3, 0),
+    clears_build_url=True,
+    writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
+    source="5.3.2 to 5.6.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs (he-yulong/UnrealEngine-5.3@686f844, "
+    "kykz159/Project-Ghost@068120c)",
+)
+
+_5_8 = dataclasses.replace(
+    _5_3,
+    name="5.8",
+    first=(5, 8, 0),
+    compatible_from_code_cl=True,
+    source="5.8.0 Scripts/UpdateLocalVersion.Automation.cs, AutomationUtils/UnrealBuild.cs and BuildVersion.cs "
+    "(unicorn2022/UE5.8.0@5d9a05c)",
+)
+
+GENERATIONS: tuple[RuleSet, ...] = (_4_18, _4_20, _4_21, _4_24_1, _4_26, _5_0, _5_3, _5_8)
 """Every generation of UpdateLocalVersion, oldest first; an engine uses the last one not newer than itself."""
 
 BUILDVER_RULES = RuleSet(
