@@ -96,6 +96,7 @@ FIELDS: tuple[Field, ...] = (
 """Every key Unreal knows, in the order Unreal 5 writes them."""
 
 _FIELDS_BY_FOLDED_NAME = {field.name.lower(): field for field in FIELDS}
+_FIELDS_BY_NAME = {field.name: field for field in FIELDS}
 
 
 def _unencodable(text: str) -> str | None:
@@ -236,7 +237,18 @@ class VersionFile:
         # Imported here: reading commands (show, compare) never write, and need not load the writing machinery.
         from buildver.changes import FileChange
 
-        return FileChange(self.path, self.data, self.render(record, writer))
+        new = self.render(record, writer)
+        # The edits are by position; read the result back so that no combination of them can ever write a file
+        # that is not the record (or not JSON).
+        try:
+            written = parse_build_version(new, self.path).record
+        except VersionFileError as exc:
+            raise VersionFileError(f"{self.path}: buildver could not write the new values in place ({exc})") from exc
+        if written != record:
+            raise VersionFileError(
+                f"{self.path}: buildver could not write the new values in place; nothing was written"
+            )
+        return FileChange(self.path, self.data, new)
 
 
 class WriterRules(NamedTuple):
@@ -272,25 +284,31 @@ def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion, ke
     members_by_field = {
         _FIELDS_BY_FOLDED_NAME[m.key.lower()].name: m for m in layout.members if m.key.lower() in _FIELDS_BY_FOLDED_NAME
     }
+    removed = set()
+    for name in members_by_field.keys() & keys.omitted_when_empty:
+        field = _FIELDS_BY_NAME[name]
+        if getattr(new, field.attribute) == _default(field):
+            removed.add(name)
+    # New keys go after a key that stays: an anchor inside a removed member's span would overlap its removal.
+    kept = {name: member for name, member in members_by_field.items() if name not in removed}
     edits: list[tuple[int, int, str]] = []
-    removed: list[int] = []
     for position, field in enumerate(FIELDS):
-        value = getattr(new, field.attribute)
-        member = members_by_field.get(field.name)
-        if member is not None and field.name in keys.omitted_when_empty and value == _default(field):
-            removed.append(layout.members.index(member))
+        if field.name in removed:
             continue
+        value = getattr(new, field.attribute)
+        member = kept.get(field.name)
         # Unchanged values keep their bytes: a flag stored as 2 stays 2 while it stays true.
         if value == getattr(old, field.attribute) and (member is not None or field.name not in keys.always_written):
             continue
         if member is not None:
             edits.append((member.value_start, member.value_end, _encode_value(field, value)))
         elif value != _default(field) or field.name in keys.always_written:
-            edits.append(_insertion(layout, members_by_field, FIELDS[:position], field, value))
+            edits.append(_insertion(layout, kept, FIELDS[:position], field, value))
     if keys.ends_at_brace:
         end = len(layout.text.rstrip(_JSON_WHITESPACE))
         edits.append((end, len(layout.text), ""))
-    return with_edits(layout, edits + _removals(layout, sorted(removed)))
+    indices = sorted(layout.members.index(members_by_field[name]) for name in removed)
+    return with_edits(layout, edits + _removals(layout, indices))
 
 
 def _removals(layout: JsonLayout, indices: list[int]) -> list[tuple[int, int, str]]:
@@ -327,8 +345,8 @@ def _insertion(
         if earlier.name in members_by_field:
             end = members_by_field[earlier.name].value_end
             return (end, end, layout.member_separator + entry)
-    if layout.members:
-        start = layout.members[0].key_start
+    if members_by_field:
+        start = min(member.key_start for member in members_by_field.values())
         return (start, start, entry + layout.member_separator)
     end = layout.object_start
     return (end, end, layout.newline + layout.indent + entry + layout.newline)

@@ -672,3 +672,29 @@ def test_an_explicit_compatible_cl_of_0_keeps_the_value_and_reads_no_code_cl(
         )
         assert json.loads(version.read_bytes())["CompatibleChangelist"] == 99, rules
     capsys.readouterr()
+
+
+REMOVAL_CASES = [
+    # Keys in an unusual order: what 4.26+ removes (an empty BuildId, BuildURL from 5.3) may stand before every key
+    # that stays, and a new key must not be anchored inside what is removed.
+    '{"BuildId": "", "MajorVersion": 5, "MinorVersion": 3, "PatchVersion": 2}',
+    '{"BuildURL":"a","BuildId":"", "MajorVersion": 5, "MinorVersion": 3, "PatchVersion": 2}',
+    '{"MajorVersion": 5, "BuildId": "", "MinorVersion": 3, "BuildURL": "u", "PatchVersion": 2}',
+    '{"MajorVersion": 5, "MinorVersion": 3, "PatchVersion": 2, "BuildId": "", "BuildURL": "u"}',
+]
+
+
+@pytest.mark.parametrize("text", REMOVAL_CASES)
+def test_keys_removed_and_inserted_together_leave_valid_json_with_the_new_values(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    (tmp_path / "Engine" / "Build").mkdir(parents=True)
+    (tmp_path / "Engine" / "Source").mkdir()
+    version = tmp_path / "Engine" / "Build" / "Build.version"
+    version.write_text(text)
+    assert main(["update-local", "-f", str(version), "--cl", "5", "--branch", "y", "--build", "B", "-SkipHeader"]) == 0
+    document = json.loads(version.read_text())
+    assert (document["Changelist"], document["BranchName"], document["BuildVersion"]) == (5, "y", "B")
+    assert "BuildId" not in document
+    assert "BuildURL" not in document
+    capsys.readouterr()
