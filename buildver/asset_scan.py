@@ -15,8 +15,9 @@ from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from buildver.assets import PACKAGE_EXTENSIONS, ScanResult, ScanStatus, scan_file
+from buildver.assets import ScanResult, ScanStatus, scan_file
 from buildver.engine_ini import zero_engine_version_warning
+from buildver.file_names import PACKAGE_EXTENSIONS
 from buildver.reading import file_kind
 
 if TYPE_CHECKING:

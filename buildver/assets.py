@@ -18,9 +18,7 @@ from buildver.package import PackageSummary, read_package_summary
 if TYPE_CHECKING:
     from buildver.engine_version import EngineVersion
 
-__all__ = ["PACKAGE_EXTENSIONS", "ScanResult", "ScanStatus", "classify", "scan_file"]
-
-PACKAGE_EXTENSIONS = (".uasset", ".umap")
+__all__ = ["ScanResult", "ScanStatus", "classify", "scan_file"]
 
 
 class ScanStatus(enum.StrEnum):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from buildver.build_version import SEARCHED_PATHS, VersionFile
 from buildver.errors import UsageError
+from buildver.file_names import MANIFEST_SUFFIX, PACKAGE_EXTENSIONS, PLUGIN_SUFFIX, VERSION_FILE_NAME
 from buildver.guard_checks import (
     check_header,
     check_manifests,
@@ -35,10 +36,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Snapshot", "check", "gather", "run_guard"]
 
-VERSION_FILE_NAME = "Build.version"
-PACKAGE_SUFFIXES = (".uasset", ".umap")
-MANIFEST_SUFFIX = ".modules"
-PLUGIN_SUFFIX = ".uplugin"
 LFS_POINTER_START = b"version https://git-lfs.github.com/spec/v1\n"
 LFS_POINTER_MAX_SIZE = 1024
 """Git LFS pointers are under 200 bytes; its own limit for recognizing one is 1024."""
@@ -65,7 +62,7 @@ def _kind(path: str) -> str | None:
     lowered = name.lower()
     if name == VERSION_FILE_NAME:
         return "version"
-    if lowered.endswith(PACKAGE_SUFFIXES):
+    if lowered.endswith(PACKAGE_EXTENSIONS):
         return "package"
     if lowered.endswith(MANIFEST_SUFFIX):
         return "manifest"
@@ -77,7 +74,10 @@ def _kind(path: str) -> str | None:
 def _repository_path(root: Path, start: Path, file: Path | str) -> str:
     # abspath, not resolve: a symbolic link inside the repository is judged under its own name.
     absolute = os.path.abspath(os.path.join(start, file))
-    relative = os.path.relpath(absolute, root)
+    try:
+        relative = os.path.relpath(absolute, root)
+    except ValueError:  # Windows: another drive than the repository's
+        raise UsageError(f"{file}: is not a file in the repository at {root}") from None
     if relative == os.curdir or relative.startswith(os.pardir + os.sep) or relative == os.pardir:
         raise UsageError(f"{file}: is not a file in the repository at {root}")
     return Path(relative).as_posix()

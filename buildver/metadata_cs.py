@@ -61,8 +61,9 @@ def version_h_numbers(text: str) -> tuple[int, int, int] | None:
     found: dict[str, int] = {}
     for line in split_lines(text)[1]:
         match = _VERSION_DEFINE.search(line)
-        if match is not None and match["value"].strip().isdigit():
-            found.setdefault(match["part"].upper(), int(match["value"]))
+        value = match["value"].strip() if match is not None else ""
+        if match is not None and value.isascii() and value.isdigit():  # int() would also take "²" and "٣"
+            found.setdefault(match["part"].upper(), int(value))
     if len(found) != 3:
         return None
     return found["MAJOR"], found["MINOR"], found["PATCH"]

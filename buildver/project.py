@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from buildver.engine_version import EngineVersion, VersionComparison, VersionComponent
 from buildver.errors import BuildverError, DescriptorError, UsageError
+from buildver.file_names import MANIFEST_SUFFIX, PLUGIN_SUFFIX, PROJECT_SUFFIX
 
 if TYPE_CHECKING:
     from buildver.build_version import VersionFile
@@ -49,9 +50,6 @@ __all__ = [
     "parse_unreal_engine_version",
 ]
 
-PLUGIN_SUFFIX = ".uplugin"
-PROJECT_SUFFIX = ".uproject"
-MANIFEST_SUFFIX = ".modules"
 LATEST_DESCRIPTOR_FILE_VERSION = 3
 """EPluginDescriptorVersion::Latest and EProjectDescriptorVersion::Latest (ProjectPluginUnification) in 4.x and 5.x."""
 

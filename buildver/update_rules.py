@@ -326,7 +326,8 @@ def choose_header(
     skip: bool = False,
 ) -> Path | None:
     """The header update-local writes, or None: ``--skip-header``; else ``--header``; else the configured one;
-    else the engine's Version.h (4.18 rules); else BuildVersion.h beside a version file that is not an engine's.
+    else the engine's Version.h (4.18 rules); else BuildVersion.h beside a version file that is not an engine's
+    (whatever rules are forced there).
 
     Engines from 4.20 on get no header unless one is named: their UAT leaves Version.h alone.
     """
@@ -338,6 +339,7 @@ def choose_header(
         return configured
     if chosen.rules.patches_version_h and chosen.version_h is not None:
         return chosen.version_h
-    if chosen.rules.generates_header:
+    # Outside an engine there is no Version.h to leave alone, whatever rules are forced: the header is buildver's.
+    if chosen.rules.generates_header or chosen.engine_root is None:
         return version_path.parent / "BuildVersion.h"
     return None
