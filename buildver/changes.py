@@ -97,6 +97,17 @@ def _diff_name(side: str, path: Path) -> str:
         return str(path)
 
 
+def _target_of(filename: object, pending: Sequence[FileChange]) -> object:
+    """The file a user asked for, when the OSError names one of buildver's temporary or backup files beside it."""
+    if not filename:
+        return None
+    path = Path(os.fsdecode(filename)) if isinstance(filename, (str, bytes)) else None
+    for change in pending:
+        if path is not None and path.parent == change.path.parent and path.name.startswith(f".{change.path.name}."):
+            return change.path
+    return filename
+
+
 def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
@@ -143,7 +154,7 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
             with contextlib.suppress(FileNotFoundError):
                 journal.unlink()
         completed = True  # rolled back: nothing is left for recovery
-        failed = exc.filename or (pending[len(replaced)].path if pending else "")
+        failed = _target_of(exc.filename, pending) or (pending[len(replaced)].path if pending else "")
         raise WriteError(f"{failed}: cannot write ({exc.strerror or exc}); no file was changed") from exc
     finally:
         # An interrupted commit (KeyboardInterrupt after the journal) keeps its temporaries for recovery.

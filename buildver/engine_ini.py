@@ -115,6 +115,3 @@ def _to_bool(text: str) -> bool:
     digits = folded[1:] if folded[:1] in ("+", "-") else folded
     number = digits[: len(digits) - len(digits.lstrip("0123456789"))]
     return bool(number) and int(number) != 0
-
-
-# -- walking and scanning -------------------------------------------------------------------------------------

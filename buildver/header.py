@@ -385,7 +385,6 @@ def plan_header(path: Path, record: BuildVersion, build: str | None, *, must_exi
     """The change that brings the header at ``path`` in line with ``record`` (HeaderError when ``must_exist``
     and there is none)."""
     from buildver.changes import FileChange, read_existing
-    from buildver.header import header_for
 
     try:
         old = read_existing(path)

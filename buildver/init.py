@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from buildver.build_version import BuildVersion, render_new_file
-from buildver.changes import FileChange, apply_changes
+from buildver.changes import FileChange, apply_changes, transaction
 from buildver.config import init_config, load_config, plan_init_config
 from buildver.current import version_file_path
 from buildver.errors import UsageError, VersionFileError, WriteError
@@ -56,7 +56,9 @@ def init_project(
                 created.mkdir()
             except OSError as exc:
                 raise WriteError(f"{created}: cannot create the folder ({exc.strerror}); nothing was written") from exc
-        apply_changes([version_change, config_change])
+        # Two files, in two folders maybe: under the version folder's lock and journal, as every planned write.
+        with transaction(target.parent) as journal:
+            apply_changes([version_change, config_change], journal=journal)
     except BaseException:
         for created in reversed(created_folders):  # a failed command leaves no trace
             with contextlib.suppress(OSError):

@@ -14,7 +14,6 @@ __all__ = ["ENVIRONMENT_ARGUMENT", "UAT_GLOBAL_SWITCHES", "translate_unreal_argu
 
 ENVIRONMENT_ARGUMENT = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)", re.DOTALL)
 """``NAME=VALUE``: AutomationTool sets an argument without a leading ``-`` that holds ``=`` as a variable."""
-_ENVIRONMENT_ARGUMENT = ENVIRONMENT_ARGUMENT
 
 UAT_GLOBAL_SWITCHES = frozenset(
     name.lower()
@@ -110,7 +109,7 @@ def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
     seen: set[str] = set()
     takes_value = False
     for argument in argv[start:]:
-        if not takes_value and _ENVIRONMENT_ARGUMENT.fullmatch(argument):
+        if not takes_value and ENVIRONMENT_ARGUMENT.fullmatch(argument):
             translated += ["--env", argument]
             continue
         if (

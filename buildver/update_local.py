@@ -267,18 +267,24 @@ def update_local(
     """
     environment = os.environ if environment is None else environment
     with contextlib.ExitStack() as stack:
-        outputs = None
-        if not dry_run and environment.get("GITHUB_OUTPUT"):
-            outputs = stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"])))
+        outputs: list[BinaryIO] = []
+
+        def open_outputs(plan: UpdatePlan) -> None:
+            # Opened once the plan stands and before anything is written: a GITHUB_OUTPUT that cannot take the
+            # outputs fails the run with every file unchanged, and a run that fails to plan creates no file.
+            if environment.get("GITHUB_OUTPUT"):
+                outputs.append(stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"]))))
+
         with repository_writes(allowed=not dry_run):
             plan, written = write_planned(
                 version_path,
                 lambda version_file: plan_update(version_file, request, config=config, environment=environment),
                 write=not dry_run,
                 force=request.force,
+                before_writing=open_outputs,
             )
-        if outputs is not None:
-            _append_outputs(outputs, github_output(plan.record))
+        for stream in outputs:
+            _append_outputs(stream, github_output(plan.record))
         return plan, written
 
 
@@ -316,18 +322,25 @@ Planned = TypeVar("Planned", bound=_Planned)
 
 
 def write_planned(
-    version_path: Path, plan: Callable[[VersionFile], Planned], *, write: bool, force: bool = False
+    version_path: Path,
+    plan: Callable[[VersionFile], Planned],
+    *,
+    write: bool,
+    force: bool = False,
+    before_writing: Callable[[Planned], None] | None = None,
 ) -> tuple[Planned, list[Path]]:
     """The one way buildver writes files planned from a Build.version: under its folder's lock, load it, plan, and
     (when ``write``) remove what killed runs left beside each target, then apply every change or none (journal).
 
     A run that only plans (``--dry-run``, ``--check``) takes the lock and changes nothing, not even the completion
-    of a killed run's writes.
+    of a killed run's writes. ``before_writing`` runs once the plan stands, before anything is written.
     """
     with version_file_lock(version_path, write=write) as journal:
         planned = plan(load_build_version(version_path))
         if journal is None:
             return planned, []
+        if before_writing is not None:
+            before_writing(planned)
         for change in planned.changes:  # a run killed before its journal leaves these beside each target
             remove_leftovers(change.path.parent, change.path.name)
         return planned, apply_changes(planned.changes, force=force, journal=journal)

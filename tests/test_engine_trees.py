@@ -698,3 +698,24 @@ def test_keys_removed_and_inserted_together_leave_valid_json_with_the_new_values
     assert "BuildId" not in document
     assert "BuildURL" not in document
     capsys.readouterr()
+
+
+def test_a_project_outside_an_engine_keeps_its_generated_header_whatever_rules_are_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "Build").mkdir()
+    (tmp_path / "Build" / "Build.version").write_bytes((DATA / "build_version" / "ue5.0.3.version").read_bytes())
+    (tmp_path / "buildver.toml").write_text('rules = "5.3"\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["update-local", "--cl", "5", "--branch", "B"]) == 0
+    assert "#define BUILT_FROM_CHANGELIST 5" in (tmp_path / "Build" / "BuildVersion.h").read_text()
+    assert main(["header", "--check"]) == 0
+    assert capsys.readouterr().out.endswith("BuildVersion.h: up to date\n")
+
+
+def test_a_version_h_number_that_is_not_ascii_digits_is_not_read(tmp_path: Path) -> None:
+    from buildver.metadata_cs import version_h_numbers
+
+    text = "#define ENGINE_MAJOR_VERSION\t4\n#define ENGINE_MINOR_VERSION\t18\n#define ENGINE_PATCH_VERSION\t\u00b2\n"
+    assert version_h_numbers(text) is None
+    assert version_h_numbers(text.replace("\u00b2", "3")) == (4, 18, 3)

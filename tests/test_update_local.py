@@ -903,3 +903,25 @@ def test_update_local_clears_build_url_as_unreal_5_8_does(tmp_path: Path, capsys
     version = engine_tree(tmp_path, UE503.replace(b'"BranchName"', b'"BuildURL": "https://ci/1",\n\t"BranchName"'))
     assert run(capsys, "update-local", "-f", str(version), "--cl", "5", "--branch", "B", "--skip-header")[0] == 0
     assert json.loads(version.read_bytes())["BuildURL"] == ""
+
+
+def test_a_run_that_fails_to_plan_creates_no_github_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    version = engine_tree(tmp_path)
+    output = tmp_path / "outputs" / "github_output"
+    output.parent.mkdir()
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    code, _, err = run(capsys, "update-local", "-f", str(version), "--cl", "1", "--build-id", "x", "--new-build-id")
+    assert code == 2
+    assert "--new-build-id and --build-id cannot be used together" in err
+    assert not output.exists()
+
+
+def test_a_header_in_a_missing_folder_is_named_in_the_error_not_its_temporary_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    version = engine_tree(tmp_path)
+    code, _, err = run(capsys, "update-local", "-f", str(version), "--cl", "1", "--branch", "B", "--header", "Nope/V.h")
+    assert code == 3
+    assert err == "buildver: error: Nope/V.h: cannot write (No such file or directory); no file was changed\n"
