@@ -18,6 +18,7 @@ import typer
 from buildver.cli_common import FileOption, Palette, new_app, palette, parse_version
 from buildver.engine_version import EngineVersion
 from buildver.errors import UsageError
+from buildver.report import printable
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -182,9 +183,9 @@ class _TableOutput:
             text(result.file_version_ue5),
             text(result.licensee_version),
             text(result.saved_by),
-            result.path,
+            printable(result.path),
         )
-        self.pending.append(row + "\n" if result.error is None else f"{row}\n    {result.error}\n")
+        self.pending.append(row + "\n" if result.error is None else f"{row}\n    {printable(result.error)}\n")
 
     def flush(self) -> None:
         self.stream.write("".join(self.pending))

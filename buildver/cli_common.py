@@ -155,5 +155,11 @@ def colour_diff(diff: str, paint: Palette) -> str:
 
 
 def print_error(message: str) -> None:
-    """The one line of every error: ``buildver: error: <message>`` on stderr, ``error`` in red on a terminal."""
-    print(f"buildver: {palette(sys.stderr)('error', 'error:')} {message}", file=sys.stderr)
+    """The one line of every error: ``buildver: error: <message>`` on stderr, ``error`` in red on a terminal.
+
+    Control characters (from a file name, a branch name) are shown escaped: the message stays one line and
+    cannot drive the terminal.
+    """
+    from buildver.report import printable
+
+    print(f"buildver: {palette(sys.stderr)('error', 'error:')} {printable(message)}", file=sys.stderr)

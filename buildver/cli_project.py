@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from buildver.cli_common import FileOption, JsonFlag, new_app, print_error, print_json
+from buildver.report import printable
 
 if TYPE_CHECKING:
     from buildver.project import ProjectReport
@@ -49,7 +50,7 @@ def check_command(
         sys.stdout.write(render_table(report))
     for result in report.results:
         if result.status is Status.MALFORMED:
-            print_error(f"{_printable(result.path)}: {_printable(result.reason)}")
+            print_error(f"{printable(result.path)}: {printable(result.reason)}")
     if report.failed:
         raise typer.Exit(1)
 
@@ -69,10 +70,10 @@ def render_table(report: ProjectReport) -> str:
     for result in report.results:
         if result.status is Status.MALFORMED:
             continue
-        declared = "-" if result.declared is None else _clip(_printable(result.declared), 26) or '""'
-        lines.append(COLUMNS.format(result.status, result.kind, declared, _printable(result.path)).rstrip())
+        declared = "-" if result.declared is None else _clip(printable(result.declared), 26) or '""'
+        lines.append(COLUMNS.format(result.status, result.kind, declared, printable(result.path)).rstrip())
         if result.status is not Status.COMPATIBLE:
-            lines.append(f"    {_printable(result.reason)}")
+            lines.append(f"    {printable(result.reason)}")
     counts = report.counts()
     total = sum(counts.values())
     if total:
@@ -81,11 +82,6 @@ def render_table(report: ProjectReport) -> str:
     else:
         lines.append("nothing to check: no .uproject, .uplugin or binaries .modules found")
     return "\n".join(lines) + "\n"
-
-
-def _printable(text: str) -> str:
-    """``text`` with control characters escaped: values from descriptors and file names must not drive the terminal."""
-    return text if text.isprintable() else "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 def _clip(text: str, width: int) -> str:

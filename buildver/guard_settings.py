@@ -103,8 +103,11 @@ class Finding:
         return f"{self.severity}[{self.check}]"
 
     def render(self, code: str) -> str:
-        """The finding's line with ``code`` in its place (the command line passes it coloured)."""
-        return f"{self.path}: {code}: {self.message}"
+        """The finding's line with ``code`` in its place (the command line passes it coloured); a path or message
+        holding control characters (a file name can) shows them escaped, so that it cannot drive the terminal."""
+        from buildver.report import printable
+
+        return f"{printable(self.path)}: {code}: {printable(self.message)}"
 
     def __str__(self) -> str:
         return self.render(self.code)

@@ -59,9 +59,9 @@ def field_value(version_file: VersionFile, name: str) -> object:
 def describe_version_file(version_file: VersionFile) -> str:
     """A readable summary: the file, then each field under its JSON key, strings shown as they are."""
     fields = show_fields(version_file)
-    lines = [_printable(str(version_file.path))]
+    lines = [printable(str(version_file.path))]
     for name, value in fields.items():
-        shown = _printable(str(value))
+        shown = printable(str(value))
         if name == "IsFormalBuild" and not value:
             shown += " (needs a changelist and IsPromotedBuild 1)"
         lines.append(f"  {name:<25}{shown}")
@@ -100,7 +100,7 @@ def _one_line(version_file: VersionFile, name: str, value: object) -> str:
     return text
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     """``text`` as it is when printable; else each unprintable character as its Python escape, so that a value
     cannot move the terminal's cursor or start a line of its own."""
     return text if text.isprintable() else "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
@@ -246,7 +246,7 @@ def update_summary(plan: UpdatePlan, written: list[Path]) -> str:
     lines = []
     for name, old, new in plan.changed_fields:
         source = plan.sources.get(name)
-        change = f"{_printable(str(plan.version_file.path))}: {name} {_as_in_file(old)} -> {_as_in_file(new)}"
+        change = f"{printable(str(plan.version_file.path))}: {name} {_as_in_file(old)} -> {_as_in_file(new)}"
         lines.append(change + (f" ({source})" if source else ""))
     lines.append("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
     return "\n".join(lines) + "\n"
@@ -254,7 +254,7 @@ def update_summary(plan: UpdatePlan, written: list[Path]) -> str:
 
 def _as_in_file(value: object) -> str:
     if isinstance(value, str):
-        return _printable(json.dumps(value, ensure_ascii=False))
+        return printable(json.dumps(value, ensure_ascii=False))
     return str(int(value)) if isinstance(value, bool) else str(value)
 
 

@@ -78,3 +78,23 @@ def test_the_readme_lists_every_check_with_its_key_and_default() -> None:
     readme = (ROOT / "README.md").read_text()
     rows = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", readme, re.MULTILINE))
     assert rows == {check.key: str(check.default) for check in CHECKS}
+
+
+def test_control_characters_in_a_file_name_are_shown_escaped(
+    git_repository: GitRepository, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from buildver.cli import main
+
+    root = git_repository("Game", commits=1)
+    name = "a\x1b[31mR.uasset"
+    (root / name).write_bytes(b"not a package")
+    git(root, "add", "-A")
+    monkeypatch.chdir(root)
+    assert main(["guard"]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "a\\x1b[31mR.uasset: error[package-unreadable]" in out
+    assert main(["assets", "scan", ".", "--against", "5.3.0"]) == 0  # not-a-package is reported, not a failure
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "a\\x1b[31mR.uasset" in out
