@@ -454,6 +454,13 @@ def _group(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code."""
+    import os
+
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # every command looks for files from here
+        print_error("the current folder no longer exists; change to a folder that does")
+        return 1
     try:
         from buildver.uat_arguments import translate_unreal_arguments
 
@@ -481,8 +488,12 @@ def main(argv: list[str] | None = None) -> int:
         # typer's completion options and the shell's completion requests end with sys.exit.
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     except OSError as exc:
-        # Only the output can fail this way (a full disk, a closed pipe): every file is written through
-        # buildver.changes, which reports its own errors. Later writes to stdout go nowhere instead of failing again.
+        if exc.filename is not None:
+            # A file or folder the library did not expect to lose (the current folder removed, say).
+            print_error(f"{exc.filename}: {exc.strerror or exc}")
+            return 1
+        # Otherwise the output failed (a full disk, a closed pipe): every file is written through buildver.changes,
+        # which reports its own errors. Later writes to stdout go nowhere instead of failing again.
         _silence_stdout()
         if not isinstance(exc, BrokenPipeError):
             print_error(f"cannot write the output ({exc.strerror or exc})")

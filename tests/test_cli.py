@@ -171,3 +171,15 @@ def test_only_the_command_asked_for_is_built_but_help_lists_them_all(capsys: pyt
     assert code == 0
     for name in ("show", "compare", "compatible", "update-local", "header", "init", "guard", "assets", "data"):
         assert f"  {name} " in out
+
+
+def test_a_current_folder_that_was_removed_is_one_error_line(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (
+        "import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+        "from buildver.cli import main; sys.exit(main(['show']))"
+    )
+    result = subprocess.run([sys.executable, "-c", script, str(gone)], capture_output=True, text=True, check=False)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "buildver: error: the current folder no longer exists; change to a folder that does\n"
