@@ -6,10 +6,8 @@ Sources: ``docs/unreal-rules.md`` §2 (UBT ``BuildVersion.cs`` and ``JsonWriter.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -119,10 +117,10 @@ def _json_repr(value: object) -> str:
     return repr(value)
 
 
-@dataclass(frozen=True, slots=True)
-class BuildVersion:
-    """The values of a Build.version, checked against Unreal's ranges; flags are booleans."""
-
+# NamedTuples rather than dataclasses: as immutable, and every command that reads Build.version creates these
+# classes at start-up, where a dataclass (and importing dataclasses) costs about two milliseconds in all
+# (benchmarks/bench_core.py). The fields are checked in BuildVersion.__new__.
+class _BuildVersionFields(NamedTuple):
     major_version: int
     minor_version: int
     patch_version: int
@@ -135,19 +133,53 @@ class BuildVersion:
     build_version: str = ""
     build_url: str = ""
 
-    def __post_init__(self) -> None:
-        for field in FIELDS:
-            value = getattr(self, field.attribute)
+
+class BuildVersion(_BuildVersionFields):
+    """The values of a Build.version, checked against Unreal's ranges; flags are booleans."""
+
+    __slots__ = ()
+
+    # The signature repeats the fields so that type checkers check every construction.
+    def __new__(
+        cls,
+        major_version: int,
+        minor_version: int,
+        patch_version: int,
+        changelist: int = 0,
+        compatible_changelist: int = 0,
+        is_licensee_version: bool = False,
+        is_promoted_build: bool = False,
+        branch_name: str = "",
+        build_id: str = "",
+        build_version: str = "",
+        build_url: str = "",
+    ) -> BuildVersion:
+        record = super().__new__(
+            cls,
+            major_version,
+            minor_version,
+            patch_version,
+            changelist,
+            compatible_changelist,
+            is_licensee_version,
+            is_promoted_build,
+            branch_name,
+            build_id,
+            build_version,
+            build_url,
+        )
+        for field, value in zip(FIELDS, record, strict=True):
             if field.kind == "flag":
                 problem = None if isinstance(value, bool) else f"must be a bool, not {value!r}"
             else:
                 problem = field.check(value)
             if problem:
                 raise InvalidVersionError(f"{field.name} {problem}")
+        return record
 
     def replace(self, **changes: Any) -> BuildVersion:
         """A copy with some values changed (validated like any new record)."""
-        return dataclasses.replace(self, **changes)
+        return BuildVersion(**{**self._asdict(), **changes})
 
     @property
     def effective_compatible_changelist(self) -> int:
@@ -201,8 +233,7 @@ class BuildVersion:
         return result
 
 
-@dataclass(frozen=True, slots=True)
-class VersionFile:
+class VersionFile(NamedTuple):
     """A Build.version as loaded: its path, its record, and the layout that saving keeps."""
 
     path: Path

@@ -8,7 +8,6 @@ reports (``guard_settings``). Packages are streamed, one at a time, however many
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import posixpath
 from collections.abc import Iterator, Sequence
@@ -302,7 +301,7 @@ def _header_path(
     from buildver.header import rules_and_header
 
     # The rules depend on the engine tree around the file: give them the work tree's path.
-    _, header = rules_and_header(dataclasses.replace(engine_file, path=root / engine_path), config=config)
+    _, header = rules_and_header(engine_file._replace(path=root / engine_path), config=config)
     return (None, False) if header is None else (_repository_path(root, root, header), False)
 
 
