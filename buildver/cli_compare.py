@@ -38,7 +38,7 @@ def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = 
 
     Exit 0 when neither is newer, 11 when the first is, 12 when the second is.
     """
-    from buildver.report import compare_versions
+    from buildver.comparison import compare_versions
 
     comparison = compare_versions(first, second)
     if json_output:
@@ -50,7 +50,7 @@ def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = 
 
 def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
     """Exit 0 when the first version can load data saved by the second (IsCompatibleWith), 1 when not; say why."""
-    from buildver.report import check_compatibility
+    from buildver.comparison import check_compatibility
 
     compatibility = check_compatibility(first, second)
     if json_output:

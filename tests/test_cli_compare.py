@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from package_builder import SyntheticPackage
 
+from buildver.comparison import RULES
 from buildver.engine_version import EngineVersion, VersionComparison
-from buildver.report import RULES
 
 BUILDVER = str(Path(sys.executable).parent / "buildver")
 LICENSEE_7 = str(0x80000000 + 7)
