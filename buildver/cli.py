@@ -117,9 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         print_error("the current folder no longer exists; change to a folder that does")
         return 1
     try:
-        from buildver.uat_arguments import translate_unreal_arguments
+        arguments = sys.argv[1:] if argv is None else argv
+        ignored: list[str] = []
+        if "update-local" in arguments:  # only update-local takes UAT's spelling: other commands skip the import
+            from buildver.uat_arguments import translate_unreal_arguments
 
-        arguments, ignored = translate_unreal_arguments(sys.argv[1:] if argv is None else argv)
+            arguments, ignored = translate_unreal_arguments(arguments)
         if ignored:
             print(f"buildver: note: UAT's {' '.join(ignored)} has no effect here", file=sys.stderr)
         if not arguments or (len(arguments) == 1 and arguments[0] in _SUB_APPS):

@@ -1,8 +1,8 @@
 """``[tool.buildver]`` in ``pyproject.toml``, or a ``buildver.toml``: where the version file and header are.
 
 Reading uses the standard library's ``tomllib`` (fast, and enough to read), imported only when a configuration
-file is found: most Unreal projects have none, and every command looks. ``buildver init`` writes with tomlkit,
-imported only there, so that the rest of the file keeps its exact layout.
+file is found: most Unreal projects have none, and every command looks. ``buildver init`` writes the section
+(``buildver.init``, with tomlkit, so that the rest of the file keeps its exact layout).
 """
 
 from __future__ import annotations
@@ -16,16 +16,14 @@ from buildver.errors import BuildverError, ConfigError
 from buildver.reading import read_regular_file
 
 if TYPE_CHECKING:
-    from buildver.changes import FileChange
+    pass
 
 __all__ = [
     "CONFIG_FILES",
     "Config",
+    "buildver_table",
     "find_config",
-    "init_config",
     "load_config",
-    "plan_init_config",
-    "render_init_section",
 ]
 
 CONFIG_FILES = ("buildver.toml", "pyproject.toml")
@@ -73,10 +71,10 @@ def _has_buildver_table(pyproject: Path) -> bool:
     except OSError:
         return False
     # A cheap test first: most pyproject.toml files have no buildver table and need not be parsed.
-    return b"buildver" in data and _nested_table(_parse(pyproject, data)) is not None
+    return b"buildver" in data and buildver_table(_parse(pyproject, data)) is not None
 
 
-def _nested_table(document: dict[str, Any]) -> object | None:
+def buildver_table(document: dict[str, Any]) -> object | None:
     """``document["tool"]["buildver"]``, or None when there is none (``tool`` may be anything in TOML)."""
     tool = document.get("tool")
     return tool.get("buildver") if isinstance(tool, dict) else None
@@ -105,7 +103,7 @@ def load_config(start: Path | None = None) -> Config:
     if data is None:
         raise ConfigError(f"{path}: cannot read (the file was removed while buildver was working)")
     document = _parse(path, data)
-    nested = _nested_table(document)
+    nested = buildver_table(document)
     # buildver.toml holds the settings at its top level, or under [tool.buildver] like pyproject.toml.
     table = document if path.name == "buildver.toml" and nested is None else nested
     where = "" if path.name == "buildver.toml" else "[tool.buildver] "
@@ -176,78 +174,3 @@ def _path_setting(path: Path, table: Mapping[str, Any], key: str, where: str) ->
             "give such a path on the command line instead"
         )
     return resolved
-
-
-def render_init_section(version_file: str, header: str | None) -> str:
-    """A commented ``[tool.buildver]`` section, written with tomlkit."""
-    import tomlkit
-
-    table = tomlkit.table()
-    table.add(tomlkit.comment("buildver settings; see the README's Configuration section."))
-    table.add(tomlkit.comment("Flags beat environment variables, which beat these settings."))
-    table.add(tomlkit.comment("Paths are relative to this file and must stay inside the repository."))
-    table.add("version-file", version_file)
-    if header is None:
-        table.add(tomlkit.comment('header = "Source/MyGame/BuildVersion.h"  # default: Version.h or BuildVersion.h'))
-    else:
-        table.add("header", header)
-    table.add(tomlkit.comment('repository-name = "MyGame"  # default: the origin remote\'s name, else the folder'))
-    document = tomlkit.document()
-    tool = tomlkit.table(is_super_table=True)
-    tool.add("buildver", table)
-    document.add("tool", tool)
-    text = tomlkit.dumps(document)
-    return text if text.endswith("\n") else text + "\n"
-
-
-def init_config(folder: Path, version_path: Path) -> Path:
-    """Append a commented ``[tool.buildver]`` section to ``folder``'s pyproject.toml, else create buildver.toml.
-
-    The rest of pyproject.toml is kept byte for byte: the section is appended, and the result is checked to
-    parse before it is written (atomically).
-    """
-    from buildver.changes import apply_changes
-
-    change = plan_init_config(folder, version_path)
-    apply_changes([change])
-    return change.path
-
-
-def plan_init_config(folder: Path, version_path: Path) -> FileChange:
-    """The change :func:`init_config` writes, planned without writing (to apply with other changes)."""
-    import tomlkit
-    import tomlkit.exceptions
-
-    from buildver.changes import FileChange, read_existing
-
-    pyproject = folder / "pyproject.toml"
-    target = pyproject if pyproject.is_file() else folder / "buildver.toml"
-    try:
-        old = read_existing(target)
-        text = "" if old is None else old.decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{target}: cannot read ({exc.strerror})") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{target}: byte {exc.start}: the file is not UTF-8") from exc
-    try:
-        existing = tomlkit.parse(text)
-    except tomlkit.exceptions.ParseError as exc:
-        raise ConfigError(f"{target}: {exc}") from exc
-    if target.name == "pyproject.toml" and _nested_table(existing) is not None:
-        raise ConfigError(f"{target}: [tool.buildver] is already there; edit it instead")
-    if target.name == "buildver.toml" and old is not None:
-        raise ConfigError(f"{target}: already exists; edit it instead")
-    try:
-        relative = version_path.resolve().relative_to(folder.resolve()).as_posix()
-    except ValueError:
-        raise ConfigError(f"{version_path}: is outside {folder}; run buildver init from the repository root") from None
-    section = render_init_section(relative, None)
-    separator = "" if not text or text.endswith("\n\n") else "\n" if text.endswith("\n") else "\n\n"
-    new_text = text + separator + section
-    try:
-        tomlkit.parse(new_text)  # the result must stay valid TOML
-    except tomlkit.exceptions.ParseError as exc:
-        raise ConfigError(
-            f"{target}: a [tool.buildver] section cannot be added ({exc}); add the settings to its tool table by hand"
-        ) from exc
-    return FileChange(target, old, new_text.encode("utf-8"))

@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 
 from buildver.build_version import BuildVersion, render_new_file
-from buildver.changes import FileChange, apply_changes, transaction
-from buildver.config import init_config, load_config, plan_init_config
+from buildver.changes import FileChange, apply_changes, read_existing, transaction
+from buildver.config import buildver_table, load_config
 from buildver.current import version_file_path
-from buildver.errors import UsageError, VersionFileError, WriteError
+from buildver.errors import ConfigError, UsageError, VersionFileError, WriteError
 
-__all__ = ["init_project"]
+__all__ = ["init_config", "init_project", "plan_init_config", "render_init_section"]
 
 
 def init_project(
@@ -65,3 +65,74 @@ def init_project(
                 created.rmdir()
         raise
     return target, config_change.path
+
+
+def render_init_section(version_file: str, header: str | None) -> str:
+    """A commented ``[tool.buildver]`` section, written with tomlkit."""
+    import tomlkit
+
+    table = tomlkit.table()
+    table.add(tomlkit.comment("buildver settings; see the README's Configuration section."))
+    table.add(tomlkit.comment("Flags beat environment variables, which beat these settings."))
+    table.add(tomlkit.comment("Paths are relative to this file and must stay inside the repository."))
+    table.add("version-file", version_file)
+    if header is None:
+        table.add(tomlkit.comment('header = "Source/MyGame/BuildVersion.h"  # default: Version.h or BuildVersion.h'))
+    else:
+        table.add("header", header)
+    table.add(tomlkit.comment('repository-name = "MyGame"  # default: the origin remote\'s name, else the folder'))
+    document = tomlkit.document()
+    tool = tomlkit.table(is_super_table=True)
+    tool.add("buildver", table)
+    document.add("tool", tool)
+    text = tomlkit.dumps(document)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def init_config(folder: Path, version_path: Path) -> Path:
+    """Append a commented ``[tool.buildver]`` section to ``folder``'s pyproject.toml, else create buildver.toml.
+
+    The rest of pyproject.toml is kept byte for byte: the section is appended, and the result is checked to
+    parse before it is written (atomically).
+    """
+    change = plan_init_config(folder, version_path)
+    apply_changes([change])
+    return change.path
+
+
+def plan_init_config(folder: Path, version_path: Path) -> FileChange:
+    """The change :func:`init_config` writes, planned without writing (to apply with other changes)."""
+    import tomlkit
+    import tomlkit.exceptions
+
+    pyproject = folder / "pyproject.toml"
+    target = pyproject if pyproject.is_file() else folder / "buildver.toml"
+    try:
+        old = read_existing(target)
+        text = "" if old is None else old.decode("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{target}: cannot read ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{target}: byte {exc.start}: the file is not UTF-8") from exc
+    try:
+        existing = tomlkit.parse(text)
+    except tomlkit.exceptions.ParseError as exc:
+        raise ConfigError(f"{target}: {exc}") from exc
+    if target.name == "pyproject.toml" and buildver_table(existing) is not None:
+        raise ConfigError(f"{target}: [tool.buildver] is already there; edit it instead")
+    if target.name == "buildver.toml" and old is not None:
+        raise ConfigError(f"{target}: already exists; edit it instead")
+    try:
+        relative = version_path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        raise ConfigError(f"{version_path}: is outside {folder}; run buildver init from the repository root") from None
+    section = render_init_section(relative, None)
+    separator = "" if not text or text.endswith("\n\n") else "\n" if text.endswith("\n") else "\n\n"
+    new_text = text + separator + section
+    try:
+        tomlkit.parse(new_text)  # the result must stay valid TOML
+    except tomlkit.exceptions.ParseError as exc:
+        raise ConfigError(
+            f"{target}: a [tool.buildver] section cannot be added ({exc}); add the settings to its tool table by hand"
+        ) from exc
+    return FileChange(target, old, new_text.encode("utf-8"))
