@@ -8,7 +8,8 @@ from one run:
   imports (target, issue 15: at most 5 ms);
 - ``EngineVersion.parse`` on ``M.m.p``, ``M.m.p-CL`` and ``M.m.p-CL+Branch`` against ``packaging.version.Version``
   on ``M.m.p`` (packaging's fastest form) and on the same form (``M.m.p-CL`` is a PEP 440 post-release; the branch
-  is written as a local version, ``+ue5.release.5.3``) (target: at least 1x packaging on each form);
+  is written as a local version, ``+ue5.release.5.3``) (target: at least 1x packaging on each form); and, for the
+  record, ``M.m.p-CL+Branch`` texts whose releases are all different (parse remembers the releases it has checked);
 - ``<`` and ``get_newest`` against packaging's ``<`` (target: at least 1x), ``is_compatible_with`` (target: at
   least 4 million a second).
 """
@@ -26,6 +27,7 @@ from _timing import installed, interleaved_rates, wall_times
 from packaging.version import Version
 
 from buildver import EngineVersion
+from buildver.engine_version import _RELEASES
 
 ROOT = Path(__file__).resolve().parents[1]
 IMPORT_RUNS = 11
@@ -108,12 +110,21 @@ def _report(rates: dict[str, float], peers: dict[str, str], target: str) -> None
     print(f"  ({target})")
 
 
+def parse_unseen(texts: list[str]) -> list[EngineVersion]:
+    """Parse with none of the releases remembered."""
+    _RELEASES.clear()
+    return [EngineVersion.parse(text) for text in texts]
+
+
 def throughput() -> None:
     generator = random.Random(2026)
     texts = [f"{generator.randint(4, 5)}.{generator.randint(0, 27)}.{generator.randint(0, 9)}" for _ in range(20_000)]
     changelists = [f"{t}-{generator.randint(1, 50_000_000)}" for t in texts]
     full_texts = [f"{t}+++UE5+Release-5.{i % 8}" for i, t in enumerate(changelists)]
     local_texts = [f"{t}+ue5.release.5.{i % 8}" for i, t in enumerate(changelists)]
+    # Every release different, none seen before: parse's longer way (a project names a few releases, which parse
+    # remembers; this shows the cost without that).
+    unseen = [f"{4 + i // 5000}.{i % 5000 // 10}.{i % 10}-{c.partition('-')[2]}" for i, c in enumerate(full_texts)]
     parse = EngineVersion.parse
     functions: dict[str, Callable[[], object]] = {
         "packaging Version M.m.p": lambda: [Version(t) for t in texts],
@@ -134,6 +145,15 @@ def throughput() -> None:
         },
         "target: at least 1x packaging's M.m.p, its fastest form, on each form",
     )
+    # Apart, so that the releases it fills parse's memory with do not push out the others'.
+    unseen_rates = interleaved_rates(
+        {
+            "packaging Version M.m.p": functions["packaging Version M.m.p"],
+            "EngineVersion.parse, every release new": lambda: parse_unseen(unseen),
+        },
+        len(texts),
+    )
+    _report(unseen_rates, {"EngineVersion.parse, every release new": "packaging Version M.m.p"}, "for the record")
     same_form = {"M.m.p-CL": "packaging Version M.m.p-CL", "M.m.p-CL+Branch": "packaging Version M.m.p-CL+local"}
     for form, peer in same_form.items():
         ratio = rates[f"EngineVersion.parse {form}"] / rates[peer]

@@ -4,7 +4,8 @@ Sources: ``docs/unreal-rules.md`` §2 (UBT ``BuildVersion.cs`` and ``JsonWriter.
 ``FBuildVersion`` reader).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple would compile each field's annotation text into
+# a ForwardRef at import, which every command pays (benchmarks/bench_core.py, import time).
 
 import os
 from collections.abc import Iterator
@@ -40,7 +41,7 @@ __all__ = [
 
 _JSON_WHITESPACE = " \t\n\r"
 
-SEARCHED_PATHS = (Path("Build") / "Build.version", Path("Engine") / "Build" / "Build.version")
+SEARCHED_PATHS = (Path("Build/Build.version"), Path("Engine/Build/Build.version"))
 
 
 class Field(NamedTuple):
@@ -153,7 +154,7 @@ class BuildVersion(_BuildVersionFields):
         build_id: str = "",
         build_version: str = "",
         build_url: str = "",
-    ) -> BuildVersion:
+    ) -> "BuildVersion":
         record = super().__new__(
             cls,
             major_version,
@@ -177,7 +178,7 @@ class BuildVersion(_BuildVersionFields):
                 raise InvalidVersionError(f"{field.name} {problem}")
         return record
 
-    def replace(self, **changes: Any) -> BuildVersion:
+    def replace(self, **changes: Any) -> "BuildVersion":
         """A copy with some values changed (validated like any new record)."""
         return BuildVersion(**{**self._asdict(), **changes})
 
@@ -233,6 +234,17 @@ class BuildVersion(_BuildVersionFields):
         return result
 
 
+class WriterRules(NamedTuple):
+    """What a writer does whatever the file held (UBT's BuildVersion.Write differs by engine version)."""
+
+    always_written: frozenset[str] = frozenset()
+    """Written even when empty: inserted with the empty value when the file lacks them."""
+    omitted_when_empty: frozenset[str] = frozenset()
+    """Not written when empty: removed from the file when their new value is empty."""
+    ends_at_brace: bool = False
+    """Nothing follows the closing brace (UBT's JsonWriter writes no final newline)."""
+
+
 class VersionFile(NamedTuple):
     """A Build.version as loaded: its path, its record, and the layout that saving keeps."""
 
@@ -263,7 +275,7 @@ class VersionFile(NamedTuple):
         text = _render_changes(self.layout, self.record, record, writer or WriterRules())
         return (("\ufeff" if self.layout.bom else "") + text).encode("utf-8")
 
-    def change_to(self, record: BuildVersion, writer: WriterRules | None = None) -> FileChange:
+    def change_to(self, record: BuildVersion, writer: WriterRules | None = None) -> "FileChange":
         """The planned change that saves ``record`` into this file (``writer`` as for ``render``)."""
         # Imported here: reading commands (show, compare) never write, and need not load the writing machinery.
         from buildver.changes import FileChange
@@ -280,17 +292,6 @@ class VersionFile(NamedTuple):
                 f"{self.path}: buildver could not write the new values in place; nothing was written"
             )
         return FileChange(self.path, self.data, new)
-
-
-class WriterRules(NamedTuple):
-    """What a writer does whatever the file held (UBT's BuildVersion.Write differs by engine version)."""
-
-    always_written: frozenset[str] = frozenset()
-    """Written even when empty: inserted with the empty value when the file lacks them."""
-    omitted_when_empty: frozenset[str] = frozenset()
-    """Not written when empty: removed from the file when their new value is empty."""
-    ends_at_brace: bool = False
-    """Nothing follows the closing brace (UBT's JsonWriter writes no final newline)."""
 
 
 def render_new_file(record: BuildVersion, newline: str = "\n") -> str:

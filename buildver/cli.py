@@ -167,8 +167,3 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
-
-
-def run() -> None:
-    """The console-script entry point."""
-    sys.exit(main())

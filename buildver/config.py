@@ -5,18 +5,16 @@ file is found: most Unreal projects have none, and every command looks. ``buildv
 (``buildver.init``, with tomlkit, so that the rest of the file keeps its exact layout).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple would compile each field's annotation text into
+# a ForwardRef at import, which every command pays (benchmarks/bench_core.py, import time).
 
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from buildver.errors import BuildverError, ConfigError
 from buildver.reading import read_regular_file
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "CONFIG_FILES",

@@ -52,6 +52,9 @@ _SECOND_BY_MAJOR = (VersionComparison.SECOND, VersionComponent.MAJOR)
 _SECOND_BY_MINOR = (VersionComparison.SECOND, VersionComponent.MINOR)
 _SECOND_BY_PATCH = (VersionComparison.SECOND, VersionComponent.PATCH)
 _SECOND_BY_CHANGELIST = (VersionComparison.SECOND, VersionComponent.CHANGELIST)
+_FIRST_BY_HIGHEST_BIT = (_FIRST_BY_PATCH,) * 17 + (_FIRST_BY_MINOR,) * 16 + (_FIRST_BY_MAJOR,) * 16
+_SECOND_BY_HIGHEST_BIT = (_SECOND_BY_PATCH,) * 17 + (_SECOND_BY_MINOR,) * 16 + (_SECOND_BY_MAJOR,) * 16
+"""GetNewest's answer by the bit length of ``release_a ^ release_b`` (1 to 48): which component first differs."""
 _new = object.__new__
 _ASCII_UPPER_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -76,6 +79,31 @@ def _components(text: str, *components: str) -> tuple[int, int, int]:
             f"invalid engine version {text!r}: major, minor and patch must be at most {MAX_COMPONENT}"
         )
     return major, minor, patch
+
+
+_RELEASES: dict[str, tuple[int, int, int, int]] = {}
+"""Major, minor, patch and their release number by a ``M.m.p`` text already parsed. A project names a few
+releases, so ``parse`` looks each up whole once it has been checked; emptied when it reaches
+:data:`_RELEASES_LIMIT`, so that memory stays bounded and the releases in use come back."""
+_RELEASES_LIMIT = 4096
+
+
+def _release(text: str, release_text: str) -> tuple[int, int, int, int]:
+    """Major, minor, patch and release number of ``release_text`` (``M.m.p`` within ``text``), checked."""
+    try:
+        major_text, minor_text, patch_text = release_text.split(".")
+    except ValueError:
+        raise _invalid(text) from None
+    major = _SMALL_NUMBERS.get(major_text)
+    minor = _SMALL_NUMBERS.get(minor_text)
+    patch = _SMALL_NUMBERS.get(patch_text)
+    if major is None or minor is None or patch is None:
+        major, minor, patch = _components(text, major_text, minor_text, patch_text)
+    release = (major, minor, patch, _release_number(major, minor, patch))
+    if len(_RELEASES) >= _RELEASES_LIMIT:  # start again rather than keep the first ones seen forever
+        _RELEASES.clear()
+    _RELEASES[release_text] = release
+    return release
 
 
 def _release_number(major: int, minor: int, patch: int) -> int:
@@ -265,34 +293,37 @@ class EngineVersion:
         """
         if type(text) is not str:
             raise InvalidVersionError(f"invalid engine version {text!r}: not a string")
-        # Split by hand rather than with the regex (as packaging.version does): the branch is everything after
-        # the first "+"; major, minor and patch are looked up among the common small numbers, which also checks
-        # that they are plain ASCII digits, and anything else takes the slow path.
-        head, _, branch = text.partition("+")
-        try:
-            major_text, minor_text, patch_text = head.split(".")
-        except ValueError:
-            raise _invalid(text) from None
-        patch_text, dash, changelist_text = patch_text.partition("-")
-        raw_changelist = 0
+        # Split by hand rather than with the regex (as packaging.version does). A release text ("5.3.2") parsed
+        # before is looked up whole; the first of each, or a branch without a changelist ("5.3.2+Branch-X", whose
+        # "-" is the branch's), takes the longer way through _release, which checks and remembers it.
+        release_text, dash, rest = text.partition("-")
+        release = _RELEASES.get(release_text)
+        if release is not None:
+            changelist_text, _, branch = rest.partition("+")
+        else:
+            head, _, branch = text.partition("+")
+            release_text, dash, changelist_text = head.partition("-")
+            release = _release(text, release_text)
+        major, minor, patch, release_number = release
+        version = _new(cls)
         if dash:
             if not (changelist_text.isascii() and changelist_text.isdigit()):
                 raise _invalid(text)
             try:
-                raw_changelist = int(changelist_text)
+                changelist = int(changelist_text)
             except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
-                raw_changelist = 1 << 32
-            if raw_changelist > 0xFFFFFFFF:
-                raise InvalidVersionError(f"invalid engine version {text!r}: the changelist must be below 2^32")
-        major = _SMALL_NUMBERS.get(major_text)
-        minor = _SMALL_NUMBERS.get(minor_text)
-        patch = _SMALL_NUMBERS.get(patch_text)
-        if major is None or minor is None or patch is None:
-            major, minor, patch = _components(text, major_text, minor_text, patch_text)
-        version = _new(cls)
-        changelist = raw_changelist & MAX_CHANGELIST
-        version._key = (major, minor, patch, changelist, branch, raw_changelist > MAX_CHANGELIST)
-        version._release = major << 32 | minor << 16 | patch  # _release_number, inlined: parse is measured
+                changelist = 1 << 32
+            if changelist > MAX_CHANGELIST:  # bit 31 is the licensee flag
+                if changelist > 0xFFFFFFFF:
+                    raise InvalidVersionError(f"invalid engine version {text!r}: the changelist must be below 2^32")
+                changelist &= MAX_CHANGELIST
+                version._key = (major, minor, patch, changelist, branch, True)
+            else:
+                version._key = (major, minor, patch, changelist, branch, False)
+        else:
+            changelist = 0
+            version._key = (major, minor, patch, 0, branch, False)
+        version._release = release_number
         version._changelist = changelist
         return version
 
@@ -338,14 +369,12 @@ class EngineVersion:
         except AttributeError:  # a version string (or a wrong type): the fast path above costs nothing otherwise
             first, second = _version(first), _version(second)
             a, b = first._release, second._release
-        # The highest differing bit tells which component decided: major from bit 32, minor from bit 16.
-        differing = a ^ b
-        if differing >> 32:
-            return _FIRST_BY_MAJOR if a > b else _SECOND_BY_MAJOR
-        if differing:
-            if differing >> 16:
-                return _FIRST_BY_MINOR if a > b else _SECOND_BY_MINOR
-            return _FIRST_BY_PATCH if a > b else _SECOND_BY_PATCH
+        # The highest differing bit tells which component decided: patch below bit 16, minor below bit 32, major
+        # above; a table indexed by its position answers in one step.
+        if a > b:
+            return _FIRST_BY_HIGHEST_BIT[(a ^ b).bit_length()]
+        if a < b:
+            return _SECOND_BY_HIGHEST_BIT[(a ^ b).bit_length()]
         a, b = first._changelist, second._changelist  # type: ignore[union-attr]
         if a and b and a != b and first._key[5] == second._key[5]:  # type: ignore[union-attr]
             return _FIRST_BY_CHANGELIST if a > b else _SECOND_BY_CHANGELIST

@@ -5,7 +5,8 @@ with 4), on Windows and Linux. Editing them by position keeps everything the cal
 and spelling, unknown keys, indentation, separators, line endings, a BOM and the final newline.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typing.NamedTuple would compile each field's annotation text into
+# a ForwardRef at import, which every command pays (benchmarks/bench_core.py, import time).
 
 import json
 from collections.abc import Callable

@@ -7,7 +7,6 @@ Every form uses the same names, the JSON keys: the Build.version keys, then what
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING
 
 from buildver.build_version import FIELDS, VersionFile
@@ -25,8 +24,9 @@ and whether this is a formal build (a changelist and IsPromotedBuild)."""
 FIELD_NAMES = (*(field.name for field in FIELDS), *DERIVED_FIELDS)
 """Every name ``show --field`` accepts, in the order ``show`` lists them."""
 
-_SHELL_PLAIN = re.compile(r"[A-Za-z0-9_.,:/@%+=-]*")
-"""Characters no shell treats specially in a word: such a value needs no quotes (and so suits $GITHUB_ENV too)."""
+_SHELL_PLAIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.,:/@%+=-"
+"""Characters no shell treats specially in a word: such a value needs no quotes (and so suits $GITHUB_ENV too).
+A set of characters rather than a regular expression: compiling one costs every ``show`` 0.1 ms at start-up."""
 
 
 def version_file_fields(version_file: VersionFile) -> dict[str, object]:
@@ -83,7 +83,7 @@ def environment_lines(version_file: VersionFile, fields: dict[str, object]) -> s
     lines = []
     for name, value in fields.items():
         text = _one_line(version_file, name, value)
-        if not _SHELL_PLAIN.fullmatch(text):
+        if text.strip(_SHELL_PLAIN):  # some character is not in the set
             text = "'" + text.replace("'", "'\\''") + "'"
         lines.append(f"{name}={text}\n")
     return "".join(lines)

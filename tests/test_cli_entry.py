@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -37,6 +38,22 @@ class TestVersion:
     def test_installed_version_is_pyprojects(self) -> None:
         declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
         assert buildver("--version").stdout == f"buildver {declared}\n"
+
+    def test_the_command_runs_with_the_garbage_collector_on(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        # The entry point pauses the collector while it imports the CLI, and only then.
+        import buildver.cli
+        from buildver.__main__ import run
+
+        seen: list[bool] = []
+
+        def command() -> int:
+            seen.append(gc.isenabled())
+            return 3
+
+        monkeypatch.setattr(buildver.cli, "main", command)
+        with pytest.raises(SystemExit) as exit_info:
+            run()
+        assert (exit_info.value.code, seen, gc.isenabled()) == (3, [True], True)
 
     def test_module_run_prints_the_same_version(self) -> None:
         result = subprocess.run(

@@ -37,6 +37,8 @@ PARSE_CASES = [
     ("4.25.0-2147483648", EngineVersion(4, 25, 0, 0, "", True)),
     ("4.25.0-2147483649+Fork", EngineVersion(4, 25, 0, 1, "Fork", True)),
     ("4.19.0+Branch", EngineVersion(4, 19, 0, 0, "Branch")),
+    ("4.19.0+Release-4.19", EngineVersion(4, 19, 0, 0, "Release-4.19")),
+    ("4.19.0+-5", EngineVersion(4, 19, 0, 0, "-5")),
     ("4.19.0-1+a+b c", EngineVersion(4, 19, 0, 1, "a+b c")),
     ("0.0.0", EngineVersion(0, 0, 0)),
 ]
@@ -44,7 +46,37 @@ PARSE_CASES = [
 
 @pytest.mark.parametrize(("text", "expected"), PARSE_CASES)
 def test_parse_reads_unreal_version_strings(text: str, expected: EngineVersion) -> None:
+    # The second parse finds the release ("4.19.0") among those already checked, and must agree.
     assert V(text) == expected
+    assert V(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4.19.0-",
+        "4.19.0-123abc",
+        "4.19.0-4294967296",
+        "4.19.0-\u0661",
+        "4.19.0- 1",
+        "4.19.0-1_0",
+        "4.19.0-+1",
+        "4.19.0-1-2",
+    ],
+)
+def test_parse_refuses_a_bad_changelist_after_a_release_it_has_seen(text: str) -> None:
+    assert V("4.19.0") == EngineVersion(4, 19, 0)
+    with pytest.raises(InvalidVersionError, match="invalid engine version"):
+        V(text)
+
+
+def test_parse_remembers_a_bounded_number_of_releases() -> None:
+    from buildver import engine_version
+
+    for minor in range(engine_version._RELEASES_LIMIT + 100):
+        assert V(f"7.{minor}.1-5").minor == minor
+    assert len(engine_version._RELEASES) <= engine_version._RELEASES_LIMIT
+    assert V("7.4195.1") == EngineVersion(7, 4195, 1)
 
 
 PARSE_FAILURES = [

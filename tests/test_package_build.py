@@ -73,7 +73,7 @@ def test_the_wheel_holds_the_package_its_type_marker_and_the_console_script(dist
         "buildver/serialization/__init__.py",
     } <= names
     assert not any(name.startswith(("tests/", "benchmarks/", "examples/")) for name in names)
-    assert "buildver = buildver.cli:run" in entry_points
+    assert "buildver = buildver.__main__:run" in entry_points
 
 
 def test_the_wheel_installed_in_a_fresh_environment_runs(dist: Path, tmp_path: Path) -> None:
