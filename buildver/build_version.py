@@ -26,13 +26,13 @@ from buildver.jsonlayout import (
 
 if TYPE_CHECKING:
     from buildver.changes import FileChange
+    from buildver.update_rules import WriterRules
 
 __all__ = [
     "FIELDS",
     "BuildVersion",
     "Field",
     "VersionFile",
-    "WriterRules",
     "find_build_version",
     "load_build_version",
     "parse_build_version",
@@ -234,17 +234,6 @@ class BuildVersion(_BuildVersionFields):
         return result
 
 
-class WriterRules(NamedTuple):
-    """What a writer does whatever the file held (UBT's BuildVersion.Write differs by engine version)."""
-
-    always_written: frozenset[str] = frozenset()
-    """Written even when empty: inserted with the empty value when the file lacks them."""
-    omitted_when_empty: frozenset[str] = frozenset()
-    """Not written when empty: removed from the file when their new value is empty."""
-    ends_at_brace: bool = False
-    """Nothing follows the closing brace (UBT's JsonWriter writes no final newline)."""
-
-
 class VersionFile(NamedTuple):
     """A Build.version as loaded: its path, its record, and the layout that saving keeps."""
 
@@ -263,7 +252,7 @@ class VersionFile(NamedTuple):
         folded = (member.key.lower() for member in self.layout.members)
         return frozenset(_FIELDS_BY_FOLDED_NAME[key].name for key in folded if key in _FIELDS_BY_FOLDED_NAME)
 
-    def render(self, record: BuildVersion | None = None, writer: WriterRules | None = None) -> bytes:
+    def render(self, record: BuildVersion | None = None, writer: "WriterRules | None" = None) -> bytes:
         """The file's bytes holding ``record``: only the values that differ are rewritten.
 
         ``writer`` adds the keys a writer always writes, removes the ones it leaves out when they are empty, and
@@ -272,10 +261,10 @@ class VersionFile(NamedTuple):
         record = self.record if record is None else record
         if self.layout is None:
             return render_new_file(record).encode("utf-8")
-        text = _render_changes(self.layout, self.record, record, writer or WriterRules())
+        text = _render_changes(self.layout, self.record, record, writer)
         return (("\ufeff" if self.layout.bom else "") + text).encode("utf-8")
 
-    def change_to(self, record: BuildVersion, writer: WriterRules | None = None) -> "FileChange":
+    def change_to(self, record: BuildVersion, writer: "WriterRules | None" = None) -> "FileChange":
         """The planned change that saves ``record`` into this file (``writer`` as for ``render``)."""
         # Imported here: reading commands (show, compare) never write, and need not load the writing machinery.
         from buildver.changes import FileChange
@@ -311,13 +300,15 @@ def _encode_value(field: Field, value: object) -> str:
     return str(int(value))  # type: ignore[call-overload]
 
 
-def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion, keys: WriterRules) -> str:
+def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion, writer: "WriterRules | None") -> str:
     """The layout's text with the values of ``new`` that differ from ``old``, and the writer's rules applied."""
+    always_written = writer.always_written if writer else frozenset()
+    omitted_when_empty = writer.omitted_when_empty if writer else frozenset()
     members_by_field = {
         _FIELDS_BY_FOLDED_NAME[m.key.lower()].name: m for m in layout.members if m.key.lower() in _FIELDS_BY_FOLDED_NAME
     }
     removed = set()
-    for name in members_by_field.keys() & keys.omitted_when_empty:
+    for name in members_by_field.keys() & omitted_when_empty:
         field = _FIELDS_BY_NAME[name]
         if getattr(new, field.attribute) == _default(field):
             removed.add(name)
@@ -330,13 +321,13 @@ def _render_changes(layout: JsonLayout, old: BuildVersion, new: BuildVersion, ke
         value = getattr(new, field.attribute)
         member = kept.get(field.name)
         # Unchanged values keep their bytes: a flag stored as 2 stays 2 while it stays true.
-        if value == getattr(old, field.attribute) and (member is not None or field.name not in keys.always_written):
+        if value == getattr(old, field.attribute) and (member is not None or field.name not in always_written):
             continue
         if member is not None:
             edits.append((member.value_start, member.value_end, _encode_value(field, value)))
-        elif value != _default(field) or field.name in keys.always_written:
+        elif value != _default(field) or field.name in always_written:
             edits.append(_insertion(layout, kept, FIELDS[:position], field, value))
-    if keys.ends_at_brace:
+    if writer and writer.ends_at_brace:
         end = len(layout.text.rstrip(_JSON_WHITESPACE))
         edits.append((end, len(layout.text), ""))
     indices = sorted(layout.members.index(members_by_field[name]) for name in removed)

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path, PurePosixPath
 
-from buildver.build_version import WriterRules
 from buildver.errors import UsageError
 
 __all__ = [
@@ -31,6 +30,7 @@ __all__ = [
     "LicenseeDefault",
     "MetadataVersion",
     "RuleSet",
+    "WriterRules",
     "choose_header",
     "choose_rules",
     "engine_root",
@@ -68,6 +68,18 @@ class CompatibleDefault(Enum):
 
     CHANGELIST = "the changelist"
     KEEP = "the file's value"
+
+
+@dataclass(frozen=True, slots=True)
+class WriterRules:
+    """What a writer does whatever the file held (UBT's BuildVersion.Write differs by engine version)."""
+
+    always_written: frozenset[str] = frozenset()
+    """Written even when empty: inserted with the empty value when the file lacks them."""
+    omitted_when_empty: frozenset[str] = frozenset()
+    """Not written when empty: removed from the file when their new value is empty."""
+    ends_at_brace: bool = False
+    """Nothing follows the closing brace (UBT's JsonWriter writes no final newline)."""
 
 
 @dataclass(frozen=True, slots=True)
