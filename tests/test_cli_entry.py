@@ -35,9 +35,13 @@ class TestVersion:
         assert (result.returncode, result.stderr) == (0, "")
         assert result.stdout == f"buildver {version('buildver')}\n"
 
-    def test_installed_version_is_pyprojects(self) -> None:
-        declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-        assert buildver("--version").stdout == f"buildver {declared}\n"
+    def test_the_package_metadata_takes_its_version_from_the_code(self) -> None:
+        import buildver as package
+
+        pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+        assert "version" in pyproject["project"]["dynamic"]
+        assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "buildver.__version__"}
+        assert version("buildver") == package.__version__
 
     def test_the_command_runs_with_the_garbage_collector_on(self, monkeypatch: pytest.MonkeyPatch) -> None:
         # The entry point pauses the collector while it imports the CLI, and only then.
