@@ -76,10 +76,12 @@ def main() -> None:
         clean = {k: v for k, v in os.environ.items() if not k.startswith(("uebp_", "GITHUB_"))}
         first_runs = []
         for _ in range(3):
+            # A real run (a dry run writes nothing, the commit-graph included), in a repository without the graph.
             shutil.rmtree(history / ".git" / "objects" / "info" / "commit-graphs", ignore_errors=True)
+            (history / ".git" / "objects" / "info" / "commit-graph").unlink(missing_ok=True)
             start = time.perf_counter()
             subprocess.run(
-                [executable, "update-local", "--dry-run"], cwd=history, env=clean, check=True, capture_output=True
+                [executable, "update-local", "--skip-header"], cwd=history, env=clean, check=True, capture_output=True
             )
             first_runs.append(time.perf_counter() - start)
         print(f"  first run, which writes git's commit-graph: median of 3 {sorted(first_runs)[1] * 1000:7.1f} ms")
