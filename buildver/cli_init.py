@@ -18,8 +18,8 @@ from buildver.engine_version import EngineVersion
 
 def _release(text: str) -> EngineVersion:
     """``init --version``: MAJOR.MINOR.PATCH only (update-local stamps the changelist and branch)."""
-    version = parse_version(text)
-    if not text.isascii() or text.count(".") != 2 or not all(part.isdigit() for part in text.split(".")):
+    version = parse_version(text)  # checks the digits
+    if "-" in text or "+" in text:
         raise typer.BadParameter(f"{text!r} is not MAJOR.MINOR.PATCH (update-local stamps the changelist and branch)")
     return version
 

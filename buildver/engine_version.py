@@ -59,12 +59,19 @@ _new = object.__new__
 _ASCII_UPPER_TO_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
-_SMALL_NUMBERS = {str(number): number for number in range(256)}
-"""The usual major, minor and patch numbers by their text: one dictionary look-up instead of int()."""
+_RELEASES: dict[str, tuple[int, int, int, int]] = {}
+"""Major, minor, patch and their release number by a ``M.m.p`` text already parsed. A project names a few
+releases, so ``parse`` looks each up whole once it has been checked; emptied when it reaches
+:data:`_RELEASES_LIMIT`, so that memory stays bounded and the releases in use come back."""
+_RELEASES_LIMIT = 4096
 
 
-def _components(text: str, *components: str) -> tuple[int, int, int]:
-    """Major, minor and patch from their text: ASCII digits, each a uint16."""
+def _release(text: str, release_text: str) -> tuple[int, int, int, int]:
+    """Major, minor, patch and release number of ``release_text`` (``M.m.p`` within ``text``): ASCII digits, each
+    a uint16; remembered in :data:`_RELEASES`."""
+    components = release_text.split(".")
+    if len(components) != 3:
+        raise _invalid(text)
     numbers = []
     for component in components:
         if not (component.isascii() and component.isdigit()):
@@ -78,27 +85,6 @@ def _components(text: str, *components: str) -> tuple[int, int, int]:
         raise InvalidVersionError(
             f"invalid engine version {text!r}: major, minor and patch must be at most {MAX_COMPONENT}"
         )
-    return major, minor, patch
-
-
-_RELEASES: dict[str, tuple[int, int, int, int]] = {}
-"""Major, minor, patch and their release number by a ``M.m.p`` text already parsed. A project names a few
-releases, so ``parse`` looks each up whole once it has been checked; emptied when it reaches
-:data:`_RELEASES_LIMIT`, so that memory stays bounded and the releases in use come back."""
-_RELEASES_LIMIT = 4096
-
-
-def _release(text: str, release_text: str) -> tuple[int, int, int, int]:
-    """Major, minor, patch and release number of ``release_text`` (``M.m.p`` within ``text``), checked."""
-    try:
-        major_text, minor_text, patch_text = release_text.split(".")
-    except ValueError:
-        raise _invalid(text) from None
-    major = _SMALL_NUMBERS.get(major_text)
-    minor = _SMALL_NUMBERS.get(minor_text)
-    patch = _SMALL_NUMBERS.get(patch_text)
-    if major is None or minor is None or patch is None:
-        major, minor, patch = _components(text, major_text, minor_text, patch_text)
     release = (major, minor, patch, _release_number(major, minor, patch))
     if len(_RELEASES) >= _RELEASES_LIMIT:  # start again rather than keep the first ones seen forever
         _RELEASES.clear()

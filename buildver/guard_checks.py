@@ -131,7 +131,7 @@ def check_header(
     settings: GuardSettings = DEFAULT_SETTINGS,
 ) -> list[Finding]:
     """Whether the staged header is what ``buildver header`` writes for the staged Build.version."""
-    from buildver.header import header_for
+    from buildver.header import header_for, recorded_build
 
     fix = f"run: buildver header, then: git add {header_path} ({GUARD_HEADER_HINT})"
     if staged is None:
@@ -146,7 +146,7 @@ def check_header(
         )
     record = version_file.record
     try:
-        expected = header_for(text, record, record.build_version or None, header_path)
+        expected = header_for(text, record, recorded_build(record), header_path)
     except BuildverError as exc:
         return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
     if expected == text:

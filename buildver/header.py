@@ -54,6 +54,7 @@ __all__ = [
     "join_lines",
     "patch_header",
     "plan_header",
+    "recorded_build",
     "render_header",
     "replace_line",
     "rules_and_header",
@@ -339,6 +340,12 @@ def split_lines(text: str) -> tuple[str, list[str], list[str]]:
 def join_lines(bom: str, lines: list[str], newlines: list[str]) -> str:
     """The text ``split_lines`` took apart, with ``lines`` as they are now."""
     return bom + "".join(line + newline for line, newline in zip(lines, [*newlines, ""], strict=True))
+
+
+def recorded_build(record: BuildVersion) -> str | None:
+    """The build string of a header made from ``record`` alone (``buildver header``, the guard): its BuildVersion,
+    or None when empty, so that a patched Version.h keeps its BUILD_VERSION line as 4.18's UAT does without -Build."""
+    return record.build_version or None
 
 
 def header_for(

@@ -37,7 +37,7 @@ from buildver.depot import (
     resolve_compatible_changelist,
 )
 from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
-from buildver.header import plan_header, rules_and_header
+from buildver.header import plan_header, recorded_build, rules_and_header
 from buildver.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.update_rules import (
     ChosenRules,
@@ -308,7 +308,7 @@ def write_header(
     def plan(version_file: VersionFile) -> HeaderPlan:
         chosen, path = rules_and_header(version_file, config=config, flag=header)
         record = version_file.record
-        return HeaderPlan(chosen, None if path is None else plan_header(path, record, record.build_version or None))
+        return HeaderPlan(chosen, None if path is None else plan_header(path, record, recorded_build(record)))
 
     return write_planned(version_path, plan, write=write, force=force)
 

@@ -1,4 +1,5 @@
-"""What several test modules share: git run with a throwaway identity, and the type of the repository fixture.
+"""What several test modules share: git run with a throwaway identity, the type of the repository fixture, a copy
+of this checkout, a command run on a pseudo-terminal, and the runner's reading of ``$GITHUB_OUTPUT``.
 
 Test modules import these from here, never from ``conftest`` (which pytest loads by itself, as a plugin).
 """
@@ -6,11 +7,15 @@ Test modules import these from here, never from ``conftest`` (which pytest loads
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-__all__ = ["GIT_IDENTITY", "GitRepository", "git"]
+__all__ = ["GIT_IDENTITY", "ROOT", "GitRepository", "copy_checkout", "git", "read_github_output", "run_on_terminal"]
+
+ROOT = Path(__file__).resolve().parents[1]
+"""This checkout."""
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "Build Machine",
@@ -30,3 +35,62 @@ def git(cwd: Path, *arguments: str) -> str:
 
 
 GitRepository = Callable[..., Path]
+
+
+def copy_checkout(target: Path) -> None:
+    """Copy this checkout as it is now (committed or not, untracked files too, ignored files left out) into
+    ``target``."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout
+    for name in sorted({os.fsdecode(entry) for entry in listed.split(b"\0") if entry}):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target / name)
+
+
+def run_on_terminal(
+    command: Sequence[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> tuple[int, bytes]:
+    """Run ``command`` with a pseudo-terminal as its stdin, stdout and stderr: its exit code and all it showed."""
+    controller, terminal = os.openpty()
+    try:
+        try:
+            process = subprocess.Popen(command, stdin=terminal, stdout=terminal, stderr=terminal, env=env, cwd=cwd)
+        finally:
+            os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: the last holder of the terminal has gone and everything was read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(controller)
+    return process.wait(timeout=60), shown
+
+
+def read_github_output(text: str) -> dict[str, str]:
+    """Parse the GITHUB_OUTPUT format as the Actions runner does: ``name=value`` or ``name<<DELIMITER``."""
+    outputs: dict[str, str] = {}
+    lines = iter(text.split("\n"))
+    for line in lines:
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delimiter = line.split("<<", 1)
+            value_lines = []
+            for value_line in lines:
+                if value_line == delimiter:
+                    break
+                value_lines.append(value_line)
+            outputs[name] = "\n".join(value_lines)
+        elif line:
+            name, value = line.split("=", 1)
+            outputs[name] = value
+    return outputs

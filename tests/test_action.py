@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import GitRepository, git
+from helpers import GitRepository, git, read_github_output
 
 from buildver.build_version import BuildVersion, load_build_version, render_new_file
 
@@ -67,25 +67,6 @@ class TestStructure:
         assert used <= set(ACTION["outputs"])
 
 
-def read_outputs(path: Path) -> dict[str, str]:
-    """A step's ``$GITHUB_OUTPUT`` file as the runner reads it: ``name=value`` and ``name<<DELIMITER`` blocks."""
-    outputs: dict[str, str] = {}
-    lines = iter(path.read_text().splitlines()) if path.exists() else iter([])
-    for line in lines:
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            body: list[str] = []
-            for text in lines:
-                if text == delimiter:
-                    break
-                body.append(text)
-            outputs[name] = "\n".join(body)
-        elif line:
-            name, value = line.split("=", 1)
-            outputs[name] = value
-    return outputs
-
-
 _INSTALLED: dict[Path, dict[str, Any]] = {}
 """The install step's outputs per runner folder: buildver is installed once per module, as on one runner."""
 
@@ -123,7 +104,7 @@ def run_action(workspace: Path, inputs: dict[str, str], temp: Path) -> dict[str,
             timeout=600,
         )
         assert result.returncode == 0, f"step {step['id']}: {result.stdout}{result.stderr}"
-        context["steps"][step["id"]] = {"outputs": read_outputs(output)}
+        context["steps"][step["id"]] = {"outputs": read_github_output(output.read_text()) if output.exists() else {}}
         if step["id"] == "install":
             _INSTALLED.setdefault(temp, {})["install"] = context["steps"]["install"]
     return {name: evaluate(output["value"]) for name, output in ACTION["outputs"].items()}

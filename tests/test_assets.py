@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from helpers import run_on_terminal
 from package_builder import ERAS, FILTER_EDITOR_ONLY, SyntheticPackage
 from typer.testing import CliRunner
 
@@ -274,8 +275,6 @@ class TestSpecialFiles:
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
 def test_on_a_terminal_the_tree_is_walked_once(tmp_path: Path) -> None:
     """The command on a real pseudo-terminal (where it shows progress) lists each folder once."""
-    import pty
-
     content = write_tree(tmp_path)
     listed = tmp_path / "listed.txt"
     code = (
@@ -291,29 +290,10 @@ def test_on_a_terminal_the_tree_is_walked_once(tmp_path: Path) -> None:
         "app.callback()(lambda: None)\n"
         "app(sys.argv[1:])\n"
     )
-    controller, terminal = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code, "assets", "scan", str(content), "--against", "5.5.0", "--jobs", "1"],
-            stdin=terminal,
-            stdout=terminal,
-            stderr=terminal,
-            timeout=60,
-            check=False,
-        )
-        os.close(terminal)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:  # EIO: the terminal's other side is closed and everything was read
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(controller)
-    assert done.returncode == 1  # Truncated.uasset is corrupt
+    returncode, shown = run_on_terminal(
+        [sys.executable, "-c", code, "assets", "scan", str(content), "--against", "5.5.0", "--jobs", "1"]
+    )
+    assert returncode == 1  # Truncated.uasset is corrupt
     assert b"scanning:" in shown  # the progress line was drawn: this was a terminal
     # Each folder below the root once (the search for Config/DefaultEngine.ini lists the root and those above it).
     subfolders = sorted(os.fspath(folder) for folder in content.iterdir() if folder.is_dir())

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_on_terminal
 from package_builder import SyntheticPackage
 
 from buildver.build_version import BuildVersion, render_new_file
@@ -30,27 +31,8 @@ def environment(settings: dict[str, str]) -> dict[str, str]:
 
 def on_terminal(argv: list[str], settings: dict[str, str], cwd: Path | None = None) -> tuple[int, str]:
     """Run buildver with a pseudo-terminal as stdout and stderr: the exit code and everything it showed."""
-    controller, terminal = os.openpty()
-    process = subprocess.Popen(
-        [BUILDVER, *argv],
-        stdout=terminal,
-        stderr=terminal,
-        stdin=subprocess.DEVNULL,
-        env=environment(settings),
-        cwd=cwd,
-    )
-    os.close(terminal)
-    shown = b""
-    while True:
-        try:
-            chunk = os.read(controller, 65536)
-        except OSError:  # EIO: the last holder of the terminal has gone
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(controller)
-    return process.wait(timeout=60), shown.decode("utf-8").replace("\r\n", "\n")
+    code, shown = run_on_terminal([BUILDVER, *argv], env=environment(settings), cwd=cwd)
+    return code, shown.decode("utf-8").replace("\r\n", "\n")
 
 
 def piped(argv: list[str], settings: dict[str, str], cwd: Path | None = None) -> tuple[int, str]:

@@ -15,11 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import GIT_IDENTITY, GitRepository, git
+from helpers import GIT_IDENTITY, ROOT, GitRepository, copy_checkout, git
 
 from buildver.build_version import BuildVersion, render_new_file
 
-ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
 UE55_PACKAGE = FIXTURES / "uasset-rs" / "UE55" / "SimpleRefs" / "SimpleRefsRoot.uasset"
 VERSION = BuildVersion(5, 2, 1, 1000, branch_name="++Game+Main")
@@ -35,18 +34,7 @@ def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str
     environment, on every run.
     """
     snapshot = tmp_path_factory.mktemp("buildver-snapshot")
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout
-    for name in sorted({os.fsdecode(entry) for entry in listed.split(b"\0") if entry}):
-        source = ROOT / name
-        if source.is_file():
-            target = snapshot / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+    copy_checkout(snapshot)
     environment = {**os.environ, **GIT_IDENTITY}
     subprocess.run(["git", "init", "--quiet"], cwd=snapshot, check=True, env=environment)
     subprocess.run(["git", "add", "--all"], cwd=snapshot, check=True, env=environment)

@@ -8,18 +8,17 @@ isolation (setuptools from the test extra), so it needs no network; installing t
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from helpers import copy_checkout
 
 import buildver
 from buildver.build_version import BuildVersion, render_new_file
 
-ROOT = Path(__file__).resolve().parents[1]
 DECLARED = buildver.__version__  # pyproject.toml takes the version from it
 
 pytestmark = pytest.mark.slow
@@ -29,16 +28,7 @@ pytestmark = pytest.mark.slow
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel and sdist of this checkout as it is now, built from a copy so that the checkout stays clean."""
     source = tmp_path_factory.mktemp("source")
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout
-    for name in {os.fsdecode(entry) for entry in listed.split(b"\0") if entry}:
-        if (ROOT / name).is_file():
-            (source / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(ROOT / name, source / name)
+    copy_checkout(source)
     out = tmp_path_factory.mktemp("dist")
     # Without --sdist or --wheel, build makes the sdist and then the wheel from the sdist: the sdist is complete.
     subprocess.run(

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import GitRepository, git
+from helpers import GitRepository, git, read_github_output
 
 from buildver.build_version import BuildVersion
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX
@@ -501,25 +501,6 @@ def test_github_output_gets_version_changelist_and_branch(
     assert output.read_text() == (
         "earlier=1\nversion=5.0.3-77+++UE5+Main\nchangelist=77\ncompatible_changelist=19505902\nbranch=++UE5+Main\n"
     )
-
-
-def read_github_output(text: str) -> dict[str, str]:
-    """Parse the GITHUB_OUTPUT format as the Actions runner does: ``name=value`` or ``name<<DELIMITER``."""
-    outputs: dict[str, str] = {}
-    lines = iter(text.split("\n"))
-    for line in lines:
-        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
-            name, delimiter = line.split("<<", 1)
-            value_lines = []
-            for value_line in lines:
-                if value_line == delimiter:
-                    break
-                value_lines.append(value_line)
-            outputs[name] = "\n".join(value_lines)
-        elif line:
-            name, value = line.split("=", 1)
-            outputs[name] = value
-    return outputs
 
 
 def test_github_output_cannot_be_injected_through_a_branch_name() -> None:
