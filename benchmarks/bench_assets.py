@@ -7,7 +7,7 @@ tree) and prints, all measured in one run (interleaved medians, page cache warm)
 - ``buildver assets scan --json`` with ``--jobs 1``, ``--jobs 2`` and the default, from a regular install
   (``.bench-venv``, what users run), beside the floor: a separate Python process that walks the same tree and
   opens and reads the first 4 KiB of each package (issue 15's target: ``--jobs 1`` at least 0.75x the floor);
-  and beside the same floor run after ``import buildver.cli``, the bound no command of a typer CLI can beat;
+  and beside the same floor run after ``import buildver.cli.app``, the bound no command of a typer CLI can beat;
 - the default ``--jobs`` against one and two jobs on smaller trees, around ``PARALLEL_THRESHOLD`` (it must never
   lose to one job);
 - the library's rate in one process, and the peak RSS of a scan of 5,000 files against one of 20,000 (each in a
@@ -29,7 +29,7 @@ from pathlib import Path
 
 from _timing import installed, wall_times
 
-from buildver.asset_scan import PARALLEL_THRESHOLD, default_jobs
+from buildver.packages.scanning import PARALLEL_THRESHOLD, default_jobs
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO.parent / "shared" / "fixtures" / "uasset"
@@ -58,8 +58,8 @@ ENGINE = "5.6.0-43139311+++UE5+Release-5.6"
 
 def time_scan(roots: list[Path], jobs: int) -> tuple[float, float, int]:
     """Wall and CPU seconds (this process) of one full scan, every result consumed; and the number of files."""
-    from buildver.asset_scan import scan
-    from buildver.engine_version import EngineVersion
+    from buildver.packages.scanning import scan
+    from buildver.versions.engine_version import EngineVersion
 
     engine = EngineVersion.parse(ENGINE)
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -85,7 +85,7 @@ print(count)
 """
 """The floor: walk the tree, open each package and read its first 4 KiB; nothing parsed, nothing printed per file."""
 
-CEILING_CODE = "import gc; gc.disable(); import buildver.cli; gc.freeze(); gc.enable()\n" + FLOOR_CODE
+CEILING_CODE = "import gc; gc.disable(); import buildver.cli.app; gc.freeze(); gc.enable()\n" + FLOOR_CODE
 """The floor in a process that first imports buildver's command line (typer and click with it) as the ``buildver``
 entry point does: the fastest any ``buildver`` command could scan if reading a header, classifying it and
 printing its line cost nothing."""
@@ -100,7 +100,7 @@ def command_medians(
     commands: dict[str, Sequence[str]] = {}
     if with_floor:
         commands["floor: walk, open, read 4 KiB"] = [python, "-c", FLOOR_CODE, str(root)]
-        commands["the floor after import buildver.cli"] = [python, "-c", CEILING_CODE, str(root)]
+        commands["the floor after import buildver.cli.app"] = [python, "-c", CEILING_CODE, str(root)]
     for jobs in job_counts:
         commands[f"--jobs {jobs}" if jobs else "default --jobs"] = scan + ([f"--jobs={jobs}"] if jobs else [])
     return wall_times(commands, runs=runs, cwd=REPO)

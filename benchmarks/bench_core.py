@@ -27,7 +27,7 @@ from _timing import installed, interleaved_rates, wall_times
 from packaging.version import Version
 
 from buildver import EngineVersion
-from buildver.engine_version import _RELEASES
+from buildver.versions.engine_version import _RELEASES
 
 ROOT = Path(__file__).resolve().parents[1]
 IMPORT_RUNS = 11

@@ -14,7 +14,7 @@ def run() -> None:
     """
     gc.disable()
     try:
-        from buildver.cli import main
+        from buildver.cli.app import main
     finally:
         gc.freeze()
         gc.enable()

@@ -9,7 +9,7 @@ import pytest
 from helpers import GIT_IDENTITY, git
 from hypothesis import HealthCheck, settings
 
-from buildver.depot import SOURCE_VARIABLES
+from buildver.stamp.depot import SOURCE_VARIABLES
 
 # One fixed hypothesis budget for every run (CI included): no per-example deadline, which a busy machine would
 # turn into random failures, and derandomized examples, so that a failure reproduces on the next run.

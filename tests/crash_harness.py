@@ -37,7 +37,7 @@ def main() -> None:
 
     if kill_at == 0:
         atexit.register(lambda: print(f"steps={steps}", file=sys.stderr))
-    from buildver.cli import main as cli_main
+    from buildver.cli.app import main as cli_main
 
     sys.addaudithook(hook)
     code = cli_main(sys.argv[2:])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -94,3 +95,18 @@ def read_github_output(text: str) -> dict[str, str]:
             name, value = line.split("=", 1)
             outputs[name] = value
     return outputs
+
+
+BUILDVER = str(Path(sys.executable).parent / "buildver")
+COLOUR_VARIABLES = ("NO_COLOR", "FORCE_COLOR", "TERM")
+
+
+def environment(settings: dict[str, str]) -> dict[str, str]:
+    clean = {name: value for name, value in os.environ.items() if name not in COLOUR_VARIABLES}
+    return {**clean, "TERM": "xterm", **settings}
+
+
+def on_terminal(argv: list[str], settings: dict[str, str], cwd: Path | None = None) -> tuple[int, str]:
+    """Run buildver with a pseudo-terminal as stdout and stderr: the exit code and everything it showed."""
+    code, shown = run_on_terminal([BUILDVER, *argv], env=environment(settings), cwd=cwd)
+    return code, shown.decode("utf-8").replace("\r\n", "\n")

@@ -1,7 +1,7 @@
 """Build synthetic Unreal package headers for the tests: the layouts the real fixtures lack.
 
 Written from the reference's table (``../shared/reference/package-summary.md`` section 2) independently of
-``buildver.package``, so that the reader is checked against a second reading of the same rules. The bytes after
+``buildver.packages.reader``, so that the reader is checked against a second reading of the same rules. The bytes after
 the summary are a filler standing for the name, import and export tables, followed by the closing tag.
 """
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from buildver.custom_version import StoredCustomVersion
 from buildver.errors import DataVersionError, DocumentError, NewerDataError, SchemaError
+from buildver.packages.custom_versions import StoredCustomVersion
 from buildver.serialization.schema import Schema
 from buildver.serialization.versions import CustomVersionKey, _key, normalize_guid
 

@@ -1,0 +1,167 @@
+"""The ``buildver`` command line: thin typer commands over the library; the only module that prints or exits.
+
+Start-up time matters (build machines and pre-commit run this on every build and commit), so library modules
+other than the small core are imported inside the commands that use them.
+
+No ``from __future__ import annotations`` here: typer would then evaluate every option's annotation from its
+text at each start (about 5 ms for update-local); real annotation objects are read directly.
+"""
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from buildver.cli.common import (
+    new_app,
+    print_error,
+)
+from buildver.errors import BuildverError
+
+
+def guard_command(files: Annotated[list[Path] | None, typer.Argument(show_default=False)] = None) -> None:
+    """Check staged Build.version, header, packages and .modules manifests (the pre-commit hook)."""
+    from buildver.cli.guard import guard
+
+    guard(files)
+
+
+# Each command's module is imported only when that command runs: typer builds every option of a module's
+# commands when it is imported, and build machines and pre-commit start buildver on every build and commit.
+_COMMANDS = {
+    "show": "buildver.cli.show:show",
+    "compare": "buildver.cli.compare:compare",
+    "compatible": "buildver.cli.compare:compatible",
+    "update-local": "buildver.cli.update:update_local",
+    "header": "buildver.cli.update:header_command",
+    "init": "buildver.cli.init:init",
+    "guard": "buildver.cli.app:guard_command",
+}
+_SUB_APPS = {
+    "assets": "buildver.cli.assets:assets_app",
+    "data": "buildver.cli.data:data_app",
+    "project": "buildver.cli.project:project_app",
+}
+
+
+COMPLETION_VARIABLE = "_BUILDVER_COMPLETE"
+"""Set by the completion script that ``--show-completion`` prints, when the shell asks for completions."""
+
+
+def build_app(arguments: list[str]) -> typer.Typer:
+    """The typer app with the command that ``arguments`` ask for, or with every command for help or a typo.
+
+    typer builds the options of every registered command at each start (about 1 ms each, 15 ms in all on the
+    benchmark machine), so a run registers only the command it runs. The completion options come with the whole
+    app: only when no known command is asked for (``buildver --show-completion``, the main help) or while the
+    shell asks for completions, so that a command run pays nothing for them.
+    """
+    import os
+
+    wanted = next((argument for argument in arguments if not argument.startswith("-")), None)
+    known = wanted in _COMMANDS or wanted in _SUB_APPS
+    completing = COMPLETION_VARIABLE in os.environ
+    app = new_app(
+        "Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.",
+        "buildver",
+        completion=completing or not known,
+    )
+    # A callback keeps the app a group even with a single command registered; it holds --version.
+    app.callback()(_group)
+    if arguments == ["--version"] and not completing:
+        names: list[str] = []
+    else:
+        names = [wanted] if wanted is not None and known and not completing else [*_COMMANDS, *_SUB_APPS]
+    import importlib
+
+    for name in names:
+        module, attribute = (_COMMANDS.get(name) or _SUB_APPS[name]).split(":")
+        command = getattr(importlib.import_module(module), attribute)
+        if name in _COMMANDS:
+            app.command(name)(command)
+        else:
+            app.add_typer(command, name=name)
+    return app
+
+
+def _print_version(value: bool) -> None:
+    """``--version``: ``buildver.__version__``, from which the package's metadata takes its version (pyproject.toml)
+    (reading the metadata instead costs about 10 ms, importlib.metadata)."""
+    if not value:
+        return
+    from buildver import __version__
+
+    print(f"buildver {__version__}")
+    raise typer.Exit()
+
+
+def _group(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print buildver's version and exit."),
+    ] = False,
+) -> None:
+    """Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code."""
+    import os
+
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # every command looks for files from here
+        print_error("the current folder no longer exists; change to a folder that does")
+        return 1
+    try:
+        arguments = sys.argv[1:] if argv is None else argv
+        ignored: list[str] = []
+        if "update-local" in arguments:  # only update-local takes UAT's spelling: other commands skip the import
+            from buildver.stamp.uat_arguments import translate_unreal_arguments
+
+            arguments, ignored = translate_unreal_arguments(arguments)
+        if ignored:
+            print(f"buildver: note: UAT's {' '.join(ignored)} has no effect here", file=sys.stderr)
+        if not arguments or (len(arguments) == 1 and arguments[0] in _SUB_APPS):
+            arguments = [*arguments, "--help"]
+        result = build_app(arguments)(args=arguments, prog_name="buildver", standalone_mode=False)
+    except BuildverError as exc:
+        print_error(str(exc))
+        return exc.exit_code
+    except typer.Abort:
+        print_error("aborted")
+        return 1
+    except typer.TyperException as exc:
+        # typer's vendored click raises UsageError/BadParameter (exit 2) and ClickException (exit 1).
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        print_error(message)
+        return int(getattr(exc, "exit_code", 2))
+    except KeyboardInterrupt:
+        print_error("interrupted")
+        return 130
+    except SystemExit as exc:
+        # typer's completion options and the shell's completion requests end with sys.exit.
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+    except OSError as exc:
+        if exc.filename is not None:
+            # A file or folder the library did not expect to lose (the current folder removed, say).
+            print_error(f"{exc.filename}: {exc.strerror or exc}")
+            return 1
+        # Otherwise the output failed (a full disk, a closed pipe): every file is written through buildver.changes,
+        # which reports its own errors. Later writes to stdout go nowhere instead of failing again.
+        _silence_stdout()
+        if not isinstance(exc, BrokenPipeError):
+            print_error(f"cannot write the output ({exc.strerror or exc})")
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

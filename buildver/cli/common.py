@@ -1,0 +1,165 @@
+"""What every command-line module shares: the app settings, the ``--file`` option, version parsing, JSON output,
+colour and the error line.
+
+Kept apart from ``cli.py`` so that the sub-apps (``cli_assets``, ``cli_data``) can use it without importing
+the main app that registers them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, TextIO
+
+import typer
+
+from buildver.versions.engine_version import EngineVersion
+
+__all__ = [
+    "FileOption",
+    "JsonFlag",
+    "Palette",
+    "colour_diff",
+    "new_app",
+    "palette",
+    "parse_version",
+    "print_error",
+    "print_json",
+    "use_colour",
+]
+
+
+HELP_OPTIONS = ["-h", "--help"]
+
+
+def new_app(help_text: str, name: str | None = None, *, completion: bool = False) -> typer.Typer:
+    """A typer app with buildver's settings: ``-h``, plain help, errors shown by cli.main.
+
+    ``completion`` adds typer's ``--install-completion`` and ``--show-completion``: only the main app does, and
+    only when they can be used (see ``cli.build_app``).
+    """
+    return typer.Typer(
+        name=name,
+        help=help_text,
+        add_completion=completion,
+        context_settings={"help_option_names": HELP_OPTIONS},
+        # cli.main shows the help for a bare "buildver" or "buildver data": typer's own way raises it as an error.
+        no_args_is_help=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+
+
+FileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--file",
+        "-f",
+        help="The Build.version to use; default: Build/Build.version or Engine/Build/Build.version here or above.",
+        show_default=False,
+    ),
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+
+
+def parse_version(text: str) -> EngineVersion:
+    """EngineVersion.parse for typer: a bad version is a usage error (exit 2) that keeps buildver's message."""
+    try:
+        return EngineVersion.parse(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def print_json(document: object) -> None:
+    """Print one JSON document (2-space indent, UTF-8 kept) on stdout."""
+    import json
+
+    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+# -- colour -----------------------------------------------------------------------------------------------------
+# ANSI SGR codes written directly: a colour library would cost more start-up than everything else here.
+
+_RESET = "\x1b[0m"
+_STYLES = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "bold": "1", "error": "1;31", "warning": "1;33"}
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Whether to colour what goes to ``stream``: decided once per stream and command run.
+
+    ``FORCE_COLOR`` set and not empty: on (CI logs that render colour); else ``NO_COLOR`` set and not empty
+    (no-color.org): off; else on for a terminal only (not for ``TERM=dumb``).
+    """
+    if os.environ.get("FORCE_COLOR"):
+        return _enable_on_windows(stream)
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        terminal = stream.isatty()
+    except ValueError:  # a closed stream
+        return False
+    return terminal and _enable_on_windows(stream)
+
+
+def _enable_on_windows(stream: TextIO) -> bool:
+    """Windows consoles show ANSI codes only once virtual-terminal processing is on (ctypes loads only there)."""
+    if os.name != "nt":
+        return True
+    import ctypes  # pragma: no cover - Windows only
+
+    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined,unused-ignore]
+    handle = kernel32.GetStdHandle(-12 if stream is sys.stderr else -11)
+    mode = ctypes.c_uint32()
+    if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+        return bool(os.environ.get("FORCE_COLOR"))  # not a console (a pipe): the reader decides
+    return bool(kernel32.SetConsoleMode(handle, mode.value | 0x0004))  # ENABLE_VIRTUAL_TERMINAL_PROCESSING
+
+
+class Palette:
+    """Styles text for one stream: ANSI codes when colour is on, the text unchanged when it is off."""
+
+    __slots__ = ("enabled",)
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    def __call__(self, style: str, text: str) -> str:
+        """``text`` in ``style`` (a key of the style table: red, green, yellow, cyan, bold, error, warning)."""
+        return f"\x1b[{_STYLES[style]}m{text}{_RESET}" if self.enabled and text else text
+
+
+def palette(stream: TextIO) -> Palette:
+    """The palette for ``stream``, by :func:`use_colour`."""
+    return Palette(use_colour(stream))
+
+
+def colour_diff(diff: str, paint: Palette) -> str:
+    """A unified diff with file headers in bold, hunk headers in cyan, removed lines red and added lines green."""
+    if not paint.enabled:
+        return diff
+    lines = []
+    for line in diff.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        end = line[len(body) :]
+        if line.startswith(("--- ", "+++ ")):
+            body = paint("bold", body)
+        elif line.startswith("@@"):
+            body = paint("cyan", body)
+        elif line.startswith("-"):
+            body = paint("red", body)
+        elif line.startswith("+"):
+            body = paint("green", body)
+        lines.append(body + end)
+    return "".join(lines)
+
+
+def print_error(message: str) -> None:
+    """The one line of every error: ``buildver: error: <message>`` on stderr, ``error`` in red on a terminal.
+
+    Control characters (from a file name, a branch name) are shown escaped: the message stays one line and
+    cannot drive the terminal.
+    """
+    from buildver.text import printable
+
+    print(f"buildver: {palette(sys.stderr)('error', 'error:')} {printable(message)}", file=sys.stderr)

@@ -1,0 +1,61 @@
+"""``buildver compare`` and ``buildver compatible``: GetNewest and IsCompatibleWith on two versions; thin.
+
+Registered by ``buildver.cli.app`` and imported only when this command runs. No ``from __future__ import
+annotations``: typer reads the real annotation objects, instead of evaluating their text at each start.
+"""
+
+import sys
+from typing import Annotated
+
+import typer
+
+from buildver.cli.common import (
+    JsonFlag,
+    parse_version,
+    print_json,
+)
+from buildver.versions.engine_version import EngineVersion, VersionComparison
+
+FirstVersion = Annotated[
+    EngineVersion,
+    typer.Argument(
+        parser=parse_version, metavar="FIRST", help="The first version: MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
+    ),
+]
+SecondVersion = Annotated[
+    EngineVersion,
+    typer.Argument(
+        parser=parse_version, metavar="SECOND", help="The second version: MAJOR.MINOR.PATCH[-CHANGELIST][+BRANCH]"
+    ),
+]
+
+
+COMPARE_EXIT_CODES = {VersionComparison.NEITHER: 0, VersionComparison.FIRST: 11, VersionComparison.SECOND: 12}
+
+
+def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
+    """Tell which of two engine versions is newer, by which component and rule (Unreal's GetNewest).
+
+    Exit 0 when neither is newer, 11 when the first is, 12 when the second is.
+    """
+    from buildver.versions.comparison import compare_versions
+
+    comparison = compare_versions(first, second)
+    if json_output:
+        print_json(comparison.to_json())
+    else:
+        print(comparison.sentence())
+    raise typer.Exit(COMPARE_EXIT_CODES[comparison.newer])
+
+
+def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
+    """Exit 0 when the first version can load data saved by the second (IsCompatibleWith), 1 when not; say why."""
+    from buildver.versions.comparison import check_compatibility
+
+    compatibility = check_compatibility(first, second)
+    if json_output:
+        print_json(compatibility.to_json())
+    else:
+        print(compatibility.sentence(), file=sys.stdout if compatibility.compatible else sys.stderr)
+    if not compatibility.compatible:
+        raise typer.Exit(1)

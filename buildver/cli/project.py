@@ -1,0 +1,89 @@
+"""``buildver project``: which projects and plugins this engine build can load; thin, printing only.
+
+Registered in ``buildver.cli.app`` with ``app.add_typer(project_app, name="project")``. The rules are in
+``buildver.projects.check``, imported inside the command so that other commands start fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from buildver.cli.common import FileOption, JsonFlag, new_app, print_error, print_json
+from buildver.text import printable
+
+if TYPE_CHECKING:
+    from buildver.projects.check import ProjectReport
+
+project_app = new_app("Unreal projects and plugins: which ones this engine build can load.")
+
+
+@project_app.command("check")
+def check_command(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            exists=True,
+            metavar="[PATH]",
+            help="A project folder (default: here), a .uproject or a .uplugin.",
+            show_default=False,
+        ),
+    ] = Path("."),
+    file: FileOption = None,
+    engine_plugins: Annotated[
+        bool,
+        typer.Option("--engine-plugins", help="Check the engine's own plugins too (Engine/Plugins and extensions)."),
+    ] = False,
+    json_output: JsonFlag = False,
+) -> None:
+    """Check each .uproject, .uplugin and binaries .modules against this engine build; exit 1 when one is refused."""
+    from buildver.projects.check import check_project
+    from buildver.projects.verdicts import Status
+    from buildver.versions.current import load_version_file
+
+    report = check_project(path, load_version_file(file), engine_plugins=engine_plugins)
+    if json_output:
+        print_json(report.to_json())
+    else:
+        sys.stdout.write(render_table(report))
+    for result in report.results:
+        if result.status is Status.MALFORMED:
+            print_error(f"{printable(result.path)}: {printable(result.reason)}")
+    if report.failed:
+        raise typer.Exit(1)
+
+
+COLUMNS = "{:<14} {:<8} {:<26} {}"
+
+
+def render_table(report: ProjectReport) -> str:
+    """One row per file (its reason below when it is not simply compatible), then the counts; malformed files are
+    left to the error lines on stderr."""
+    from buildver.projects.verdicts import Status
+
+    lines = [
+        f"engine {report.engine}, CompatibleWith() {report.compatible_with} ({report.version_file})",
+        COLUMNS.format("STATUS", "KIND", "DECLARED", "PATH"),
+    ]
+    for result in report.results:
+        if result.status is Status.MALFORMED:
+            continue
+        declared = "-" if result.declared is None else _clip(printable(result.declared), 26) or '""'
+        lines.append(COLUMNS.format(result.status, result.kind, declared, printable(result.path)).rstrip())
+        if result.status is not Status.COMPATIBLE:
+            lines.append(f"    {printable(result.reason)}")
+    counts = report.counts()
+    total = sum(counts.values())
+    if total:
+        parts = ", ".join(f"{count} {status}" for status, count in counts.items())
+        lines.append(f"{total} checked: {parts}")
+    else:
+        lines.append("nothing to check: no .uproject, .uplugin or binaries .modules found")
+    return "\n".join(lines) + "\n"
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,275 @@
+"""The guard's checks: pure functions over the bytes of one staged file (and HEAD's), each returning findings.
+
+- ``Build.version``: it parses; against HEAD's, the version never goes backwards by GetNewest's rules;
+  CompatibleChangelist is not above Changelist; a promoted build without a changelist and a forced BuildId are
+  warnings; the version header, when update-local writes one, is what ``buildver header`` would write.
+- Packages (``.uasset``, ``.umap``): the staged engine can load them (``assets.classify``); no cooked or
+  unversioned package in a source tree; a package saved with an empty engine version is a warning unless
+  ``[Core.System] ZeroEngineVersionWarning`` turns it off in the project's ``Config/DefaultEngine.ini``.
+- ``.modules`` manifests: one BuildId per binaries folder, equal to Build.version's BuildId when that is forced.
+- Plugin descriptors (``.uplugin``): Unreal can read them, and the staged engine's CompatibleWith() accepts their
+  EngineVersion (the rule of ``buildver project check``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from buildver.errors import BuildverError
+from buildver.guard.settings import DEFAULT_SETTINGS, Finding, GuardSettings
+from buildver.versions.build_version import BuildVersion, VersionFile, parse_build_version
+
+if TYPE_CHECKING:
+    from buildver.packages.summary import PackageSummary
+    from buildver.versions.engine_version import EngineVersion
+
+__all__ = [
+    "GUARD_HEADER_HINT",
+    "backwards_problem",
+    "check_header",
+    "check_manifests",
+    "check_package",
+    "check_package_summary",
+    "check_plugin",
+    "check_version",
+    "unreadable_package",
+]
+
+
+def _without_path(message: str, path: str) -> str:
+    """The library's messages start with the file's path; a finding shows the path once, in front."""
+    for prefix in (f"{path}: ", f"{Path(path)}: "):
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message
+
+
+# -- Build.version ----------------------------------------------------------------------------------------------
+
+
+def _release(record: BuildVersion) -> str:
+    return f"{record.major_version}.{record.minor_version}.{record.patch_version}"
+
+
+_RELEASE_KEYS = {"MAJOR": "MajorVersion", "MINOR": "MinorVersion", "PATCH": "PatchVersion"}
+
+
+def backwards_problem(old: BuildVersion, new: BuildVersion) -> str | None:
+    """Why ``new`` moves the version backwards from ``old``, or None: when GetNewest says HEAD's is the newer.
+
+    Major.minor.patch is compared as a whole (4.27.2 to 5.0.0 is forwards); the changelist only within the same
+    release and vendor (a licensee's changelists come from another server than Epic's), and a changelist of 0
+    (a Build.version reset after a stamped one was committed) is never ordered at all.
+    """
+    from buildver.versions.engine_version import EngineVersion, VersionComparison, VersionComponent
+
+    newest, component = EngineVersion.get_newest(old.engine_version, new.engine_version)
+    if newest is not VersionComparison.FIRST:
+        return None
+    if component is VersionComponent.CHANGELIST:
+        return (
+            f"Changelist goes backwards: {old.changelist} in HEAD, {new.changelist} staged "
+            f"(the same {_release(new)} release and vendor)"
+        )
+    key = _RELEASE_KEYS[component.name] if component is not None else "PatchVersion"
+    return f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({key} decreases)"
+
+
+def check_version(
+    path: str, staged: bytes, head: bytes | None, settings: GuardSettings = DEFAULT_SETTINGS
+) -> tuple[VersionFile | None, list[Finding]]:
+    """The staged Build.version (None when it does not parse) and the findings about it, against HEAD's bytes."""
+    try:
+        version_file = parse_build_version(staged, Path(path))
+    except BuildverError as exc:
+        return None, settings.finding("version-invalid", path, _without_path(str(exc), path))
+    record = version_file.record
+    findings: list[Finding] = []
+    if head is not None:
+        try:
+            old: BuildVersion | None = parse_build_version(head, Path(path)).record
+        except BuildverError:
+            old = None  # HEAD's file was invalid: any valid file repairs it
+        problem = None if old is None else backwards_problem(old, record)
+        if problem is not None:
+            findings += settings.finding("version-backwards", path, problem)
+    if record.changelist != 0 and record.compatible_changelist > record.changelist:
+        findings += settings.finding(
+            "compatible-above-changelist",
+            path,
+            f"CompatibleChangelist {record.compatible_changelist} is above Changelist {record.changelist}: "
+            "a build cannot be compatible with changes newer than its own",
+        )
+    if record.is_promoted_build and record.changelist == 0:
+        findings += settings.finding(
+            "promoted-without-changelist",
+            path,
+            "IsPromotedBuild is 1 but Changelist is 0: not a formal build, and editors built from it save "
+            "packages with an empty engine version",
+        )
+    if record.build_id:
+        findings += settings.finding(
+            "forced-build-id",
+            path,
+            f"BuildId {record.build_id!r} is forced: Unreal's documentation advises against it "
+            "(outdated modules can load, above all plugins shared between projects)",
+        )
+    return version_file, findings
+
+
+GUARD_HEADER_HINT = "to leave the header alone, set skip-header = true in [tool.buildver]"
+
+
+def check_header(
+    header_path: str,
+    staged: bytes | None,
+    version_file: VersionFile,
+    *,
+    configured: bool,
+    settings: GuardSettings = DEFAULT_SETTINGS,
+) -> list[Finding]:
+    """Whether the staged header is what ``buildver header`` writes for the staged Build.version."""
+    from buildver.stamp.header import header_for, recorded_build
+
+    fix = f"run: buildver header, then: git add {header_path} ({GUARD_HEADER_HINT})"
+    if staged is None:
+        if not configured:
+            return []  # no header in this project
+        return settings.finding("header", header_path, f"the configured version header is not in the index; {fix}")
+    try:
+        text = staged.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return settings.finding(
+            "header", header_path, f"byte {exc.start}: the header is not UTF-8; {GUARD_HEADER_HINT}"
+        )
+    record = version_file.record
+    try:
+        expected = header_for(text, record, recorded_build(record), header_path)
+    except BuildverError as exc:
+        return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
+    if expected == text:
+        return []
+    return settings.finding("header", header_path, f"out of step with {version_file.path.as_posix()}; {fix}")
+
+
+# -- packages ---------------------------------------------------------------------------------------------------
+
+
+def check_package(
+    path: str,
+    data: bytes,
+    engine: EngineVersion | None,
+    *,
+    warn_empty: bool = True,
+    settings: GuardSettings = DEFAULT_SETTINGS,
+) -> list[Finding]:
+    """The findings about one staged package's bytes, for ``engine`` (None: no Build.version to check against)."""
+    from buildver.errors import PackageFormatError
+    from buildver.packages.reader import parse_package_summary
+
+    try:
+        summary = parse_package_summary(data, path)
+    except PackageFormatError as exc:
+        return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
+    return check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+
+
+def unreadable_package(
+    path: str, offset: int, reason: str, not_a_package: bool, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """The finding about a staged file named like a package that is not one, or is corrupt."""
+    what = "not an Unreal package" if not_a_package else "the package is corrupt"
+    return settings.finding("package-unreadable", path, f"{what}: byte {offset}: {reason}")
+
+
+def check_package_summary(
+    path: str,
+    summary: PackageSummary,
+    engine: EngineVersion | None,
+    *,
+    warn_empty: bool = True,
+    settings: GuardSettings = DEFAULT_SETTINGS,
+) -> list[Finding]:
+    """The findings about one package header; the rules for loading are ``assets.classify``'s."""
+    from buildver.packages.verdicts import ScanStatus, classify
+
+    status = None
+    if engine is not None:
+        result = classify(path, summary, engine, warn_empty=False)
+        status = result.status
+        if status is ScanStatus.NEWER_ENGINE:
+            return settings.finding("package-newer", path, f"saved by a newer engine than {engine}: {result.error}")
+        if status is ScanStatus.TOO_NEW_FORMAT:
+            return settings.finding(
+                "package-unknown-format", path, f"not checked: a header newer than this buildver knows ({result.error})"
+            )
+    elif summary.newer_format is not None:
+        return settings.finding("package-unknown-format", path, f"not checked: {summary.newer_format}")
+    if summary.is_cooked or summary.is_unversioned:
+        return settings.finding(
+            "package-cooked", path, "a cooked (unversioned) package in a source tree: the editor cannot open it"
+        )
+    saved_by = summary.saved_by_engine_version
+    # Unreal warns only when the running engine has a changelist; the guard warns whatever the staged changelist,
+    # because the editors that build machines stamp with a changelist will warn about this package.
+    if warn_empty and saved_by is not None and not saved_by.has_changelist:
+        return settings.finding(
+            "package-empty-engine-version",
+            path,
+            f"saved with an empty engine version ({saved_by}): engines with a changelist warn that it "
+            '"may be incompatible" (set ZeroEngineVersionWarning=0 under [Core.System] in '
+            "Config/DefaultEngine.ini to accept such packages)",
+        )
+    return []
+
+
+# -- .modules manifests -----------------------------------------------------------------------------------------
+
+
+def check_manifests(
+    manifests: Mapping[str, bytes],
+    checked: Iterable[str],
+    forced_build_id: str = "",
+    settings: GuardSettings = DEFAULT_SETTINGS,
+) -> list[Finding]:
+    """Findings about the ``checked`` manifests, compared with every manifest of their folders (``manifests``)."""
+    from buildver.projects.modules_manifest import ModulesManifest, build_id_problems, parse_modules_manifest
+
+    parsed: dict[str, ModulesManifest] = {}
+    findings: list[Finding] = []
+    checked = sorted(set(checked))
+    for path in sorted(manifests):
+        try:
+            parsed[path] = parse_modules_manifest(manifests[path], path)
+        except BuildverError as exc:
+            if path in checked:
+                findings += settings.finding("modules-build-id", path, _without_path(str(exc), path))
+    for path, problem in build_id_problems(parsed, checked, forced_build_id).items():
+        findings += settings.finding("modules-build-id", path, problem)
+    return findings
+
+
+# -- plugin descriptors -----------------------------------------------------------------------------------------
+
+
+def check_plugin(
+    path: str, data: bytes, record: BuildVersion, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.projects``)."""
+    from buildver.errors import DescriptorError
+    from buildver.projects.descriptors import parse_plugin_descriptor
+    from buildver.projects.verdicts import Status
+    from buildver.projects.verdicts import check_plugin as check
+
+    try:
+        descriptor = parse_plugin_descriptor(data, path)
+    except DescriptorError as exc:
+        return settings.finding("plugin-invalid", path, _without_path(str(exc), path))
+    result = check(descriptor, record.compatible_engine_version)
+    if result.status is Status.REFUSED:
+        return settings.finding("plugin-incompatible", path, result.reason)
+    if result.status is Status.WARNING:
+        return settings.finding("plugin-engine-version-unparsed", path, result.reason)
+    return []

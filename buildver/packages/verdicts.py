@@ -1,0 +1,156 @@
+"""Whether an engine can load a package safely: one :class:`ScanStatus` per package header.
+
+The rules are those of Unreal's linker (``docs/unreal-rules.md``: ZeroEngineVersionWarning and the package
+header rules). ``asset_scan`` finds the packages under folders and applies these rules to each; the guard
+applies them to staged packages. Nothing here prints or walks folders.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from buildver._records import trusted_builder
+from buildver.errors import PackageFormatError
+from buildver.packages.reader import read_package_summary
+from buildver.packages.summary import PackageSummary
+
+if TYPE_CHECKING:
+    from buildver.versions.engine_version import EngineVersion
+
+__all__ = ["ScanResult", "ScanStatus", "classify", "scan_file"]
+
+
+class ScanStatus(enum.StrEnum):
+    """What a package means for the current engine, from the worst to the most harmless."""
+
+    NEWER_ENGINE = "newer-engine"
+    """This engine cannot load it without losing data: it is not compatible with the package's
+    CompatibleWithEngineVersion, or the package's file versions are newer than this release writes."""
+    CORRUPT = "corrupt"
+    """Truncated, inconsistent or unreadable."""
+    NOT_A_PACKAGE = "not-a-package"
+    """Something else under a package name: a Zen/IoStore or encrypted package, a UE3 package, a text file."""
+    TOO_NEW_FORMAT = "too-new-format"
+    """A header layout newer than this tool knows (and not provably newer than this engine)."""
+    EMPTY_ENGINE_VERSION = "empty-engine-version"
+    """Saved by an editor without a changelist: Unreal warns "has been saved with empty engine version"."""
+    UNVERSIONED = "unversioned"
+    """Cooked: the header keeps no editor versions to check."""
+    OK = "ok"
+
+    @property
+    def is_failure(self) -> bool:
+        """The statuses that make ``assets scan`` exit 1."""
+        return self in _FAILURES
+
+
+_FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT})
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    """One scanned file: its status, the versions read from its header (None when unknown) and why."""
+
+    path: str
+    status: ScanStatus
+    legacy_file_version: int | None = None
+    file_version_ue4: int | None = None
+    file_version_ue5: int | None = None
+    licensee_version: int | None = None
+    saved_by: EngineVersion | None = None
+    compatible_with: EngineVersion | None = None
+    error: str | None = None
+    """Why the status is newer-engine, too-new-format, not-a-package or corrupt; None otherwise."""
+
+    def __reduce__(self) -> tuple[type[ScanResult], tuple[object, ...]]:
+        # The constructor's arguments: about half the cost of the dataclass's field-by-field state when
+        # ``scan(jobs=N)`` sends results back from the worker processes.
+        return (
+            ScanResult,
+            (
+                self.path,
+                self.status,
+                self.legacy_file_version,
+                self.file_version_ue4,
+                self.file_version_ue5,
+                self.licensee_version,
+                self.saved_by,
+                self.compatible_with,
+                self.error,
+            ),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """The object ``assets scan --json`` prints; engine versions in Unreal's ToString form."""
+        return {
+            "path": self.path,
+            "status": str(self.status),
+            "legacy_file_version": self.legacy_file_version,
+            "file_version_ue4": self.file_version_ue4,
+            "file_version_ue5": self.file_version_ue5,
+            "licensee_version": self.licensee_version,
+            "saved_by": None if self.saved_by is None else str(self.saved_by),
+            "compatible_with": None if self.compatible_with is None else str(self.compatible_with),
+            "error": self.error,
+        }
+
+
+# -- classifying one package ----------------------------------------------------------------------------------
+
+
+_new_result = trusted_builder(ScanResult)
+"""``ScanResult(...)`` at half the cost, for classify's values (see buildver._records)."""
+
+
+def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_empty: bool = True) -> ScanResult:
+    """The status of a package for ``engine``, checked in the order Unreal's linker does.
+
+    1. newer-engine: ``engine`` is not compatible with CompatibleWithEngineVersion ("saved with engine version newer
+       than current and therefore can't be loaded"), or the file versions are newer than ``engine``'s release writes;
+    2. too-new-format: a header newer than this tool knows;
+    3. unversioned: a cooked package (Unreal does not warn about the empty engine versions cooking writes);
+    4. empty-engine-version: SavedByEngineVersion has no changelist while ``engine`` has one and ``warn_empty``
+       (``ZeroEngineVersionWarning``) is on;
+    5. ok.
+    """
+    status, error = ScanStatus.OK, None
+    compatible_with = summary.compatible_with_engine_version
+    saved_by = summary.saved_by_engine_version
+    if compatible_with is not None and not engine.is_compatible_with(compatible_with):
+        status = ScanStatus.NEWER_ENGINE
+        error = f"saved as compatible with {compatible_with}, which {engine} cannot load"
+    elif (newer := summary.newer_than(engine)) is not None:
+        status, error = ScanStatus.NEWER_ENGINE, newer
+    elif summary.newer_format is not None:
+        status, error = ScanStatus.TOO_NEW_FORMAT, summary.newer_format
+    elif summary.is_cooked or summary.is_unversioned:
+        status = ScanStatus.UNVERSIONED
+    elif warn_empty and saved_by is not None and not saved_by.has_changelist and engine.has_changelist:
+        status = ScanStatus.EMPTY_ENGINE_VERSION
+    known = summary.has_file_versions
+    return _new_result(
+        path,
+        status,
+        summary.legacy_file_version,
+        summary.file_version_ue4 if known else None,
+        summary.file_version_ue5 if known else None,
+        summary.file_version_licensee if known else None,
+        saved_by,
+        compatible_with,
+        error,
+    )
+
+
+def scan_file(path: str, engine: EngineVersion, warn_empty: bool = True, *, listed_as_file: bool = False) -> ScanResult:
+    """Read one package header and classify it; never raises for a bad file.
+
+    ``listed_as_file``: ``path`` was just seen as a regular file in a folder listing (see read_package_summary).
+    """
+    try:
+        summary = read_package_summary(path, listed_as_file=listed_as_file)
+    except PackageFormatError as exc:
+        status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
+        return ScanResult(path, status, error=str(exc))
+    return classify(path, summary, engine, warn_empty)

@@ -1,0 +1,59 @@
+"""Projects and plugins: which ``.uproject``, ``.uplugin`` and ``.modules`` files an engine build loads."""
+
+from typing import TYPE_CHECKING
+
+from buildver._faces import lazy_face
+
+if TYPE_CHECKING:
+    from buildver.projects.check import ProjectReport, check_project, find_descriptors
+    from buildver.projects.descriptors import (
+        PluginDescriptor,
+        ProjectDescriptor,
+        parse_plugin_descriptor,
+        parse_project_descriptor,
+    )
+    from buildver.projects.lenient_version import parse_unreal_engine_version
+    from buildver.projects.modules_manifest import ModulesManifest, parse_modules_manifest
+    from buildver.projects.verdicts import CheckResult, Kind, Status, check_association, check_manifests, check_plugin
+
+__all__ = [
+    "CheckResult",
+    "Kind",
+    "ModulesManifest",
+    "PluginDescriptor",
+    "ProjectDescriptor",
+    "ProjectReport",
+    "Status",
+    "check_association",
+    "check_manifests",
+    "check_plugin",
+    "check_project",
+    "find_descriptors",
+    "parse_modules_manifest",
+    "parse_plugin_descriptor",
+    "parse_project_descriptor",
+    "parse_unreal_engine_version",
+]
+
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_face(
+        __name__,
+        {
+            "PluginDescriptor": "descriptors",
+            "ProjectDescriptor": "descriptors",
+            "parse_plugin_descriptor": "descriptors",
+            "parse_project_descriptor": "descriptors",
+            "parse_unreal_engine_version": "lenient_version",
+            "CheckResult": "verdicts",
+            "Kind": "verdicts",
+            "Status": "verdicts",
+            "check_association": "verdicts",
+            "check_manifests": "verdicts",
+            "check_plugin": "verdicts",
+            "ModulesManifest": "modules_manifest",
+            "parse_modules_manifest": "modules_manifest",
+            "ProjectReport": "check",
+            "check_project": "check",
+            "find_descriptors": "check",
+        },
+    )

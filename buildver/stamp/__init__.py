@@ -1,0 +1,41 @@
+"""Stamping a build: Unreal's ``UpdateLocalVersion`` (the values, where they come from, the rules of the engine
+being stamped, the header and MetaData.cs), and ``buildver init``."""
+
+from typing import TYPE_CHECKING
+
+from buildver._faces import lazy_face
+
+if TYPE_CHECKING:
+    from buildver.stamp.header import render_header
+    from buildver.stamp.init import init_project
+    from buildver.stamp.rules import ChosenRules, choose_rules
+    from buildver.stamp.uat_arguments import translate_unreal_arguments
+    from buildver.stamp.update import UpdatePlan, UpdateRequest, update_local, write_header
+
+__all__ = [
+    "ChosenRules",
+    "UpdatePlan",
+    "UpdateRequest",
+    "choose_rules",
+    "init_project",
+    "render_header",
+    "translate_unreal_arguments",
+    "update_local",
+    "write_header",
+]
+
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_face(
+        __name__,
+        {
+            "ChosenRules": "rules",
+            "choose_rules": "rules",
+            "UpdatePlan": "update",
+            "UpdateRequest": "update",
+            "update_local": "update",
+            "write_header": "update",
+            "render_header": "header",
+            "translate_unreal_arguments": "uat_arguments",
+            "init_project": "init",
+        },
+    )

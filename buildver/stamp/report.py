@@ -1,0 +1,51 @@
+"""What ``buildver update-local`` reports: the values that change and where they came from, the files written,
+and the rules that were applied, as text or JSON (no printing here)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from buildver.text import printable
+from buildver.versions.report import version_file_fields
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from buildver.stamp.update import UpdatePlan
+
+__all__ = ["describe_rules", "update_document", "update_summary"]
+
+
+def update_document(plan: UpdatePlan) -> dict[str, object]:
+    """``update-local --json``: the new file's fields, the files that change, and the rules that were applied."""
+    document = version_file_fields(plan.new_version_file)
+    document["FilesChanged"] = [str(change.path) for change in plan.changes if change.changed]
+    chosen = plan.rules
+    document["Rules"] = {"Name": chosen.rules.name, "Reason": chosen.reason, "Source": chosen.rules.source}
+    return document
+
+
+def update_summary(plan: UpdatePlan, written: list[Path]) -> str:
+    """``update-local``'s lines: each Build.version value that changes, where it came from, and what was written.
+
+    Values are shown as in the file (strings in JSON quotes, so that an empty branch is visible; flags as 0/1).
+    """
+    lines = []
+    for name, old, new in plan.changed_fields:
+        source = plan.sources.get(name)
+        change = f"{printable(str(plan.version_file.path))}: {name} {_as_in_file(old)} -> {_as_in_file(new)}"
+        lines.append(change + (f" ({source})" if source else ""))
+    lines.append("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
+    return "\n".join(lines) + "\n"
+
+
+def _as_in_file(value: object) -> str:
+    if isinstance(value, str):
+        return printable(json.dumps(value, ensure_ascii=False))
+    return str(int(value)) if isinstance(value, bool) else str(value)
+
+
+def describe_rules(plan: UpdatePlan) -> str:
+    """``rules: Unreal 5.0 UpdateLocalVersion (engine tree at 5.0.3: ...)``: which rules, and why."""
+    return f"rules: {plan.rules.rules.describe()} ({plan.rules.reason})\n"

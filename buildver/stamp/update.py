@@ -1,0 +1,396 @@
+"""Unreal's ``UpdateLocalVersion`` for build machines: stamp Build.version and its C header, all or nothing.
+
+The rules are those of the engine being stamped (``update_rules``: one rule set per generation of UAT), or
+buildver's own outside an engine tree. For every generation (``docs/unreal-rules.md`` cites the sources):
+
+- Changelist = ``-CL``, else ``uebp_CL``, else a Perforce CI variable, else git's commit count (``depot``).
+- BranchName = ``-Branch``, else ``EscapePath(uebp_BuildRoot_P4)``, else CI or git.
+- IsPromotedBuild = ``-Promoted`` != 0, default 1.
+- IsLicenseeVersion, CompatibleChangelist, BuildVersion, BuildURL, the keys written and the header: per rule set.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Protocol, TypeVar
+
+from buildver.changes import (
+    FileChange,
+    apply_changes,
+    locked,
+    open_for_append,
+    read_existing,
+    remove_leftovers,
+    transaction,
+)
+from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
+from buildver.stamp.depot import (
+    Repository,
+    Sourced,
+    resolve_branch,
+    resolve_changelist,
+    resolve_compatible_changelist,
+)
+from buildver.stamp.header import plan_header, recorded_build, rules_and_header
+from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
+from buildver.stamp.rules import ChosenRules
+from buildver.stamp.vcs import repository_writes
+from buildver.versions.build_version import FIELDS, BuildVersion, VersionFile, load_build_version, parse_build_version
+from buildver.versions.config import Config
+from buildver.versions.generations import CompatibleDefault, LicenseeDefault, MetadataVersion
+
+__all__ = [
+    "HeaderPlan",
+    "UpdatePlan",
+    "UpdateRequest",
+    "github_output",
+    "plan_update",
+    "update_local",
+    "version_file_lock",
+    "write_header",
+    "write_planned",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateRequest:
+    """What the caller asked for; None means "not given" (Unreal's defaults and sources apply)."""
+
+    changelist: int | None = None
+    compatible_changelist: int | None = None
+    build: str | None = None
+    licensee: bool | None = None
+    promoted: int = 1
+    branch: str | None = None
+    depot_path: str | None = None
+    skip_header: bool = False
+    header: Path | None = None
+    new_build_id: bool = False
+    build_id: str | None = None
+    force: bool = False
+    rules: str | None = None
+    """``--rules``: ``X.Y`` forces that engine generation's rules, ``buildver`` buildver's own."""
+
+
+@dataclass(frozen=True, slots=True)
+class UpdatePlan:
+    """The new record, where each value came from, and the file changes that store it."""
+
+    version_file: VersionFile
+    record: BuildVersion
+    sources: Mapping[str, str]
+    rules: ChosenRules
+    changes: tuple[FileChange, ...] = field(default_factory=tuple)
+
+    @property
+    def new_version_file(self) -> VersionFile:
+        """The Build.version as it will be: its keys and layout, with the new record."""
+        change = self.changes[0]
+        assert change.path == self.version_file.path  # plan_update plans the version file first
+        return parse_build_version(change.new, change.path)
+
+    @property
+    def changed_fields(self) -> list[tuple[str, object, object]]:
+        """``(name, old, new)`` for every Build.version field whose value changes."""
+        old = self.version_file.record
+        return [
+            (f.name, getattr(old, f.attribute), getattr(self.record, f.attribute))
+            for f in FIELDS
+            if getattr(old, f.attribute) != getattr(self.record, f.attribute)
+        ]
+
+
+def plan_update(
+    version_file: VersionFile,
+    request: UpdateRequest,
+    *,
+    config: Config,
+    environment: Mapping[str, str],
+) -> UpdatePlan:
+    """The new Build.version record and the changes to Build.version and the header; nothing is written."""
+    if request.new_build_id and request.build_id is not None:
+        raise UsageError("--new-build-id and --build-id cannot be used together")
+    old = version_file.record
+    chosen, header = rules_and_header(
+        version_file, config=config, flag=request.header, rules=request.rules, skip=request.skip_header
+    )
+    rules = chosen.rules
+    repository = Repository(version_file.path.parent)
+    changelist = resolve_changelist(request.changelist, environment, repository)
+    branch = resolve_branch(request.branch, request.depot_path, environment, repository, config.repository_name)
+    licensee = _licensee(request.licensee, chosen, old)
+    compatible = _compatible_changelist(request, environment, chosen, old, changelist.value, licensee.value)
+    sources = {
+        "Changelist": changelist.source,
+        "BranchName": branch.source,
+        "IsLicenseeVersion": licensee.source,
+        "CompatibleChangelist": compatible.source,
+    }
+    build_id = old.build_id
+    if request.build_id is not None:
+        build_id = request.build_id
+        sources["BuildId"] = "--build-id"
+    elif request.new_build_id:
+        import uuid  # only here: a fresh BuildId is rarely asked for
+
+        build_id = str(uuid.uuid4())
+        sources["BuildId"] = "--new-build-id"
+    record = _new_record(
+        version_file,
+        changelist=changelist.value,
+        compatible_changelist=compatible.value,
+        is_licensee_version=licensee.value,
+        is_promoted_build=request.promoted != 0,
+        branch_name=branch.value,
+        # 4.18 to 4.20 have no BuildVersion key (their rewrite drops one): buildver leaves it; from 4.21 on -Build
+        # is stored, and cleared when absent.
+        build_version=(request.build or "") if rules.build_version_key else old.build_version,
+        build_id=build_id,
+        # 5.3 on pass no URL, so BuildURL goes; older engines' writers do not know the key (their rewrite would
+        # drop it): buildver keeps it, as it keeps every key it is not told to change.
+        build_url="" if rules.clears_build_url else old.build_url,
+    )
+    changes = [version_file.change_to(record, rules.writer)]
+    if header is not None:
+        # A 4.18 engine's own Version.h is patched, never created: UAT fails when it is missing.
+        must_exist = header == chosen.version_h and rules.patches_version_h
+        changes.append(plan_header(header, record, request.build, must_exist=must_exist))
+    metadata = _plan_metadata(chosen, record, changes)
+    if metadata is not None:
+        changes.append(metadata)
+    return UpdatePlan(version_file, record, sources, chosen, tuple(changes))
+
+
+def _plan_metadata(chosen: ChosenRules, record: BuildVersion, changes: list[FileChange]) -> FileChange | None:
+    """MetaData.cs with its AssemblyInformationalVersion stamped, for the engines whose UAT does (None otherwise,
+    and when the tree has no MetaData.cs: there is nothing to stamp)."""
+    path = chosen.metadata_cs
+    if path is None:
+        return None
+    old = _read_text(path, "MetaData.cs")
+    if old is None:
+        return None
+    numbers = (record.major_version, record.minor_version, record.patch_version)
+    if chosen.rules.metadata is MetadataVersion.FROM_VERSION_H and chosen.version_h is not None:
+        # 4.18 takes MAJOR.MINOR.PATCH from Version.h (the one being written, else the one on disk).
+        planned = next((change.new for change in changes if change.path == chosen.version_h), None)
+        header = planned.decode("utf-8") if planned is not None else _read_text(chosen.version_h, "Version.h")
+        numbers = (header and version_h_numbers(header)) or numbers
+    version = informational_version(
+        numbers,
+        record.changelist,
+        record.branch_name,
+        padded_changelist=chosen.rules.metadata is MetadataVersion.FROM_VERSION_H,
+    )
+    new = set_informational_version(old, version, str(path))
+    return FileChange(path, old.encode("utf-8"), new.encode("utf-8"))
+
+
+def _read_text(path: Path, what: str) -> str | None:
+    """A UTF-8 text file's contents, or None when it does not exist; a HeaderError when it cannot be read."""
+    try:
+        data = read_existing(path)
+        return None if data is None else data.decode("utf-8")
+    except OSError as exc:
+        raise HeaderError(f"{path}: cannot read {what} ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise HeaderError(f"{path}: byte {exc.start}: {what} is not UTF-8") from exc
+
+
+def _licensee(flag: bool | None, chosen: ChosenRules, old: BuildVersion) -> Sourced[bool]:
+    """IsLicenseeVersion: the flag, else what the rules' UAT decides without it."""
+    if flag is not None:
+        return Sourced(flag, "--licensee" if flag else "--no-licensee")
+    default = chosen.rules.licensee_default
+    if default is LicenseeDefault.FLAG_ONLY:
+        return Sourced(False, f"{chosen.rules.name}: 0 unless -Licensee is given")
+    if default is LicenseeDefault.MARKER:
+        marker = chosen.rules.licensee_marker
+        if chosen.licensee_marker_exists():
+            return Sourced(False, f"{chosen.rules.name}: {marker} exists (Epic's own build)")
+        return Sourced(True, f"{chosen.rules.name}: no {marker} in the engine (a licensee build)")
+    return Sourced(old.is_licensee_version, "kept")
+
+
+def _compatible_changelist(
+    request: UpdateRequest,
+    environment: Mapping[str, str],
+    chosen: ChosenRules,
+    old: BuildVersion,
+    changelist: int,
+    licensee: bool,
+) -> Sourced[int]:
+    """CompatibleChangelist: given (0 means not given), else the rules' default, reset or kept."""
+    rules = chosen.rules
+    given = resolve_compatible_changelist(
+        request.compatible_changelist, environment, code_changelist=rules.compatible_from_code_cl
+    )
+    if given is not None:
+        return given
+    # UAT before 4.25 starts from the changelist, and -CompatibleCL=0 replaces it with 0, which is not written.
+    explicit_zero = request.compatible_changelist == 0
+    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist > 0 and not explicit_zero:
+        return Sourced(changelist, f"{rules.name}: the changelist, as -CompatibleCL is not given")
+    if rules.resets_compatible_when_licensee_changes and licensee != old.is_licensee_version:
+        return Sourced(0, f"reset: the licensee flag changed ({rules.name} rules)")
+    return Sourced(old.compatible_changelist, "kept")
+
+
+def _new_record(version_file: VersionFile, **changes: object) -> BuildVersion:
+    """The file's record with ``changes``; a value Build.version cannot hold is an error naming the file."""
+    try:
+        return version_file.record.replace(**changes)
+    except InvalidVersionError as exc:
+        raise InvalidVersionError(f"{version_file.path}: cannot store the new values: {exc}") from exc
+
+
+def update_local(
+    version_path: Path,
+    request: UpdateRequest,
+    *,
+    config: Config,
+    environment: Mapping[str, str] | None = None,
+    dry_run: bool = False,
+) -> tuple[UpdatePlan, list[Path]]:
+    """Plan and (unless ``dry_run``) apply the update under the version folder's lock; return what was written.
+
+    When ``GITHUB_OUTPUT`` names a file, it is opened before anything is written (so that a file that cannot
+    take the outputs fails the run while every file is unchanged) and the outputs are appended after.
+    """
+    environment = os.environ if environment is None else environment
+    with contextlib.ExitStack() as stack:
+        outputs: list[BinaryIO] = []
+
+        def open_outputs(plan: UpdatePlan) -> None:
+            # Opened once the plan stands and before anything is written: a GITHUB_OUTPUT that cannot take the
+            # outputs fails the run with every file unchanged, and a run that fails to plan creates no file.
+            if environment.get("GITHUB_OUTPUT"):
+                outputs.append(stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"]))))
+
+        with repository_writes(allowed=not dry_run):
+            plan, written = write_planned(
+                version_path,
+                lambda version_file: plan_update(version_file, request, config=config, environment=environment),
+                write=not dry_run,
+                force=request.force,
+                before_writing=open_outputs,
+            )
+        for stream in outputs:
+            _append_outputs(stream, github_output(plan.record))
+        return plan, written
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderPlan:
+    """What ``buildver header`` does: the rules, and the change to the header (None: these rules write none)."""
+
+    rules: ChosenRules
+    change: FileChange | None
+
+    @property
+    def changes(self) -> tuple[FileChange, ...]:
+        return () if self.change is None else (self.change,)
+
+
+def write_header(
+    version_path: Path, *, config: Config, header: Path | None = None, write: bool = True, force: bool = False
+) -> tuple[HeaderPlan, list[Path]]:
+    """Regenerate (or patch) the header from the Build.version at ``version_path``; ``write=False`` only plans."""
+
+    def plan(version_file: VersionFile) -> HeaderPlan:
+        chosen, path = rules_and_header(version_file, config=config, flag=header)
+        record = version_file.record
+        return HeaderPlan(chosen, None if path is None else plan_header(path, record, recorded_build(record)))
+
+    return write_planned(version_path, plan, write=write, force=force)
+
+
+class _Planned(Protocol):
+    @property
+    def changes(self) -> tuple[FileChange, ...]: ...
+
+
+Planned = TypeVar("Planned", bound=_Planned)
+
+
+def write_planned(
+    version_path: Path,
+    plan: Callable[[VersionFile], Planned],
+    *,
+    write: bool,
+    force: bool = False,
+    before_writing: Callable[[Planned], None] | None = None,
+) -> tuple[Planned, list[Path]]:
+    """The one way buildver writes files planned from a Build.version: under its folder's lock, load it, plan, and
+    (when ``write``) remove what killed runs left beside each target, then apply every change or none (journal).
+
+    A run that only plans (``--dry-run``, ``--check``) takes the lock and changes nothing, not even the completion
+    of a killed run's writes. ``before_writing`` runs once the plan stands, before anything is written.
+    """
+    with version_file_lock(version_path, write=write) as journal:
+        planned = plan(load_build_version(version_path))
+        if journal is None:
+            return planned, []
+        if before_writing is not None:
+            before_writing(planned)
+        for change in planned.changes:  # a run killed before its journal leaves these beside each target
+            remove_leftovers(change.path.parent, change.path.name)
+        return planned, apply_changes(planned.changes, force=force, journal=journal)
+
+
+def version_file_lock(version_path: Path, *, write: bool) -> contextlib.AbstractContextManager[Path | None]:
+    """The lock on the version file's folder; when ``write``, also the recovery of killed runs and the journal.
+
+    A run that only reads (``--dry-run``, ``header --check``) takes the lock and changes nothing, not even the
+    completion of a killed run's writes. A version file whose folder does not exist is reported as missing.
+    """
+    if not version_path.parent.is_dir():
+        load_build_version(version_path)  # raises the version file's own error: missing, or not in a folder
+    return transaction(version_path.parent) if write else locked(version_path.parent)
+
+
+def github_output(record: BuildVersion) -> str:
+    """The lines update-local appends to ``$GITHUB_OUTPUT``: version, changelist, compatible_changelist, branch.
+
+    A value holding a newline would otherwise start a new output of the attacker's choosing, so such values use
+    GitHub's multi-line form with a random delimiter.
+    """
+    values = {
+        "version": str(record.engine_version),
+        "changelist": str(record.changelist),
+        "compatible_changelist": str(record.effective_compatible_changelist),
+        "branch": record.branch_name,
+    }
+    lines = []
+    for name, value in values.items():
+        if "\n" in value or "\r" in value:
+            delimiter = f"buildver_{os.urandom(8).hex()}"
+            lines.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+        else:
+            lines.append(f"{name}={value}\n")
+    return "".join(lines)
+
+
+def _open_github_output(path: Path) -> BinaryIO:
+    """The file GitHub Actions names in ``GITHUB_OUTPUT``, opened for appending (and reading its last byte)."""
+    try:
+        return open_for_append(path)  # refuses a FIFO or a device before anything is written
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot append to GITHUB_OUTPUT ({exc.strerror}); nothing was written") from exc
+
+
+def _append_outputs(stream: BinaryIO, text: str) -> None:
+    # Outputs are lines: after a last line without its newline, ours would run into it and change its value.
+    stream.seek(0, os.SEEK_END)
+    if stream.tell():
+        stream.seek(-1, os.SEEK_END)
+        if stream.read(1) != b"\n":
+            text = "\n" + text
+    try:
+        stream.write(text.encode("utf-8"))
+    except OSError as exc:
+        raise WriteError(f"{stream.name}: cannot append to GITHUB_OUTPUT ({exc.strerror})") from exc

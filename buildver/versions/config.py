@@ -1,0 +1,174 @@
+"""``[tool.buildver]`` in ``pyproject.toml``, or a ``buildver.toml``: where the version file and header are.
+
+Reading uses the standard library's ``tomllib`` (fast, and enough to read), imported only when a configuration
+file is found: most Unreal projects have none, and every command looks. ``buildver init`` writes the section
+(``buildver.stamp.init``, with tomlkit, so that the rest of the file keeps its exact layout).
+"""
+
+# No ``from __future__ import annotations``: typing.NamedTuple would compile each field's annotation text into
+# a ForwardRef at import, which every command pays (benchmarks/bench_core.py, import time).
+
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from buildver.errors import BuildverError, ConfigError
+from buildver.reading import read_regular_file
+
+__all__ = [
+    "CONFIG_FILES",
+    "Config",
+    "buildver_table",
+    "find_config",
+    "load_config",
+]
+
+CONFIG_FILES = ("buildver.toml", "pyproject.toml")
+
+_KEYS = {
+    "version-file": "the Build.version to use",
+    "header": "the C header that update-local regenerates or patches",
+    "repository-name": "the repository name in git branches (//<name>/<branch>)",
+    "rules": "the update-local rules: an engine version X.Y, or buildver (default: from the engine tree)",
+    "skip-header": "true: update-local and header leave every header alone",
+    "guard": "the pre-commit guard's settings",
+}
+
+
+# A NamedTuple rather than a dataclass: as immutable, and every command builds one at start-up, where creating a
+# dataclass (and importing dataclasses) costs about a millisecond (benchmarks/bench_core.py).
+class Config(NamedTuple):
+    """buildver's settings; paths are absolute, resolved against the configuration file's folder."""
+
+    source: Path | None = None
+    version_file: Path | None = None
+    header: Path | None = None
+    repository_name: str | None = None
+    rules: str | None = None
+    skip_header: bool = False
+    guard: Mapping[str, Any] = MappingProxyType({})
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest ``buildver.toml``, or ``pyproject.toml`` with a ``[tool.buildver]`` table, up to the repo root."""
+    for folder in (start, *start.parents):
+        if (folder / "buildver.toml").is_file():
+            return folder / "buildver.toml"
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _has_buildver_table(pyproject):
+            return pyproject
+        if (folder / ".git").exists():
+            return None
+    return None
+
+
+def _has_buildver_table(pyproject: Path) -> bool:
+    try:
+        data = read_regular_file(pyproject) or b""
+    except OSError:
+        return False
+    # A cheap test first: most pyproject.toml files have no buildver table and need not be parsed.
+    return b"buildver" in data and buildver_table(_parse(pyproject, data)) is not None
+
+
+def buildver_table(document: dict[str, Any]) -> object | None:
+    """``document["tool"]["buildver"]``, or None when there is none (``tool`` may be anything in TOML)."""
+    tool = document.get("tool")
+    return tool.get("buildver") if isinstance(tool, dict) else None
+
+
+def _parse(path: Path, data: bytes) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: byte {exc.start}: the file is not UTF-8") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
+
+
+def load_config(start: Path | None = None) -> Config:
+    """The settings found from ``start`` (default: the current folder), or defaults when there are none."""
+    path = find_config((start or Path.cwd()).resolve())
+    if path is None:
+        return Config()
+    try:
+        data = read_regular_file(path)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+    if data is None:
+        raise ConfigError(f"{path}: cannot read (the file was removed while buildver was working)")
+    document = _parse(path, data)
+    nested = buildver_table(document)
+    # buildver.toml holds the settings at its top level, or under [tool.buildver] like pyproject.toml.
+    table = document if path.name == "buildver.toml" and nested is None else nested
+    where = "" if path.name == "buildver.toml" else "[tool.buildver] "
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {where}must be a table")
+    for key in table:
+        if key not in _KEYS:
+            known = ", ".join(sorted(_KEYS))
+            raise ConfigError(f"{path}: {where}unknown setting {key!r} (known: {known})")
+    guard = table.get("guard", {})
+    if not isinstance(guard, dict):
+        raise ConfigError(f"{path}: {where}guard must be a table, not {guard!r}")
+    return Config(
+        source=path,
+        version_file=_path_setting(path, table, "version-file", where),
+        header=_path_setting(path, table, "header", where),
+        repository_name=_string_setting(path, table, "repository-name", where),
+        rules=_rules_setting(path, table, where),
+        skip_header=_bool_setting(path, table, "skip-header", where),
+        guard=guard,
+    )
+
+
+def _bool_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{path}: {where}{key} must be true or false, not {value!r}")
+    return value
+
+
+def _rules_setting(path: Path, table: Mapping[str, Any], where: str) -> str | None:
+    from buildver.versions.generations import rule_set_named
+
+    value = _string_setting(path, table, "rules", where)
+    if value is not None:
+        try:
+            rule_set_named(value, "rules")
+        except BuildverError as exc:
+            raise ConfigError(f"{path}: {where}{exc}") from None
+    return value
+
+
+def _string_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> str | None:
+    value = table.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{path}: {where}{key} must be a non-empty string, not {value!r}")
+    return value
+
+
+def _path_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> Path | None:
+    value = _string_setting(path, table, key, where)
+    if value is None:
+        return None
+    if "\0" in value:
+        # No file system allows NUL in a name; Python's path functions would raise ValueError on it.
+        raise ConfigError(f"{path}: {where}{key} {value!r} contains a NUL character, which no path can hold")
+    root = path.parent.resolve()
+    try:
+        resolved = (root / value).resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symbolic link loop, before Python 3.13
+        raise ConfigError(f"{path}: {where}{key} {value!r} cannot be resolved ({exc})") from exc
+    # A configuration file travels with the repository; it must not make buildver write elsewhere.
+    if not resolved.is_relative_to(root):
+        raise ConfigError(
+            f"{path}: {where}{key} {value!r} points outside the repository ({root}); "
+            "give such a path on the command line instead"
+        )
+    return resolved

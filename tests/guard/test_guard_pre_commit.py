@@ -1,0 +1,182 @@
+"""``buildver guard`` as other projects run it: the real pre-commit framework, ``pre-commit try-repo`` on buildver,
+and ``pre-commit run`` with the configurations the README shows, copied from it.
+
+Slow (about 20 s each: try-repo builds a virtual environment with buildver in a throwaway cache on every run, and
+ignores PRE_COMMIT_HOME), so kept to the issue's three scenarios and the README's two forms.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import GIT_IDENTITY, ROOT, GitRepository, copy_checkout, git
+
+from buildver.versions.build_version import BuildVersion, render_new_file
+
+FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
+UE55_PACKAGE = FIXTURES / "uasset-rs" / "UE55" / "SimpleRefs" / "SimpleRefsRoot.uasset"
+VERSION = BuildVersion(5, 2, 1, 1000, branch_name="++Game+Main")
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+@pytest.fixture(scope="session")
+def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """This checkout as it is now (committed or not, untracked files too), committed into a repository of its own.
+
+    try-repo on the checkout itself would leave out untracked files, and would make a new commit, so a new
+    environment, on every run.
+    """
+    snapshot = tmp_path_factory.mktemp("buildver-snapshot")
+    copy_checkout(snapshot)
+    environment = {**os.environ, **GIT_IDENTITY}
+    subprocess.run(["git", "init", "--quiet"], cwd=snapshot, check=True, env=environment)
+    subprocess.run(["git", "add", "--all"], cwd=snapshot, check=True, env=environment)
+    subprocess.run(
+        ["git", "commit", "--quiet", "--no-verify", "-m", "snapshot"], cwd=snapshot, check=True, env=environment
+    )
+    return snapshot, git(snapshot, "rev-parse", "HEAD")
+
+
+def try_repo(project: Path, hook_repository: tuple[Path, str]) -> subprocess.CompletedProcess[str]:
+    """Run the hook on what ``project`` stages (try-repo keeps a throwaway cache, whatever PRE_COMMIT_HOME says)."""
+    repository, ref = hook_repository
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(repository), "buildver-guard", "--ref", ref],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **GIT_IDENTITY},
+        timeout=600,
+    )
+
+
+def project(git_repository: GitRepository) -> Path:
+    root = git_repository(commits=0)
+    (root / "Build").mkdir()
+    (root / "Build" / "Build.version").write_text(render_new_file(VERSION))
+    git(root, "add", "Build/Build.version")
+    git(root, "commit", "--quiet", "-m", "first")
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("changelist", "verdict", "message"),
+    [
+        (
+            999,
+            "Failed",
+            "Build/Build.version: error[version-backwards]: Changelist goes backwards: 1000 in HEAD, 999 staged",
+        ),
+        (1001, "Passed", ""),
+    ],
+)
+def test_pre_commit_refuses_a_version_moving_backwards_and_passes_a_good_one(
+    git_repository: GitRepository,
+    hook_repository: tuple[Path, str],
+    changelist: int,
+    verdict: str,
+    message: str,
+) -> None:
+    root = project(git_repository)
+    (root / "Build" / "Build.version").write_text(render_new_file(VERSION.replace(changelist=changelist)))
+    git(root, "add", "Build/Build.version")
+    result = try_repo(root, hook_repository)
+    assert result.returncode == (1 if verdict == "Failed" else 0), result.stdout + result.stderr
+    assert re.search(rf"^buildver guard\.+{verdict}$", result.stdout, re.MULTILINE), result.stdout
+    assert message in result.stdout
+
+
+@pytest.mark.slow
+def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
+    git_repository: GitRepository, hook_repository: tuple[Path, str]
+) -> None:
+    if not UE55_PACKAGE.is_file():
+        pytest.skip(f"the real Unreal packages are not here: {FIXTURES}")
+    root = project(git_repository)
+    (root / "Content").mkdir()
+    shutil.copyfile(UE55_PACKAGE, root / "Content" / "FromUE55.uasset")
+    git(root, "add", "Content/FromUE55.uasset")
+    result = try_repo(root, hook_repository)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (
+        "Content/FromUE55.uasset: error[package-newer]: "
+        "saved by a newer engine than 5.2.1-1000+++Game+Main: saved as compatible "
+        "with 5.5.0-37670630+++UE5+Release-5.5" in result.stdout
+    )
+
+
+README = (ROOT / "README.md").read_text()
+
+
+def readme_config(repo: str) -> str:
+    """The README's ``.pre-commit-config.yaml`` snippet whose first repository is ``repo``, as written there."""
+    blocks: list[str] = re.findall(r"```yaml\n(repos:\n.*?)```", README, re.DOTALL)
+    return next(block for block in blocks if block.startswith(f"repos:\n  - repo: {repo}"))
+
+
+def pre_commit_run(root: Path, config: str, cache: Path) -> subprocess.CompletedProcess[str]:
+    """``pre-commit run`` on what ``root`` stages, with ``config`` as its (staged) configuration."""
+    (root / ".pre-commit-config.yaml").write_text(config)
+    git(root, "add", ".pre-commit-config.yaml")
+    # The console script of this test environment is the buildver "installed beside the project".
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **GIT_IDENTITY, "PATH": path, "PRE_COMMIT_HOME": str(cache)},
+        timeout=600,
+    )
+
+
+def test_the_readmes_local_hook_works_as_written(git_repository: GitRepository, tmp_path: Path) -> None:
+    config = readme_config("local")
+    root = project(git_repository)
+    (root / "Build" / "Build.version").write_text(render_new_file(VERSION.replace(changelist=999)))
+    git(root, "add", "Build/Build.version")
+    refused = pre_commit_run(root, config, tmp_path / "cache")
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert re.search(r"^buildver guard\.+Failed$", refused.stdout, re.MULTILINE), refused.stdout
+    assert "Build/Build.version: error[version-backwards]: Changelist goes backwards: 1000 in HEAD" in refused.stdout
+    (root / "Build" / "Build.version").write_text(render_new_file(VERSION.replace(changelist=1001)))
+    git(root, "add", "Build/Build.version")
+    passed = pre_commit_run(root, config, tmp_path / "cache")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert re.search(r"^buildver guard\.+Passed$", passed.stdout, re.MULTILINE), passed.stdout
+
+
+def test_the_readmes_local_hook_matches_the_files_of_the_published_one() -> None:
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    published = re.search(r"^  files: (.*)$", hooks, re.MULTILINE)
+    local = re.search(r"^        files: (.*)$", readme_config("local"), re.MULTILINE)
+    assert published is not None
+    assert local is not None
+    assert local[1] == published[1]
+
+
+@pytest.mark.slow
+def test_the_readmes_published_form_works_with_a_commit_sha(
+    git_repository: GitRepository, hook_repository: tuple[Path, str], tmp_path: Path
+) -> None:
+    config = readme_config("https://")
+    url, sha = re.search(r"repo: (\S+)\n    rev: (\S+)", config).groups()  # type: ignore[union-attr]
+    assert re.fullmatch("[0-9a-f]{40}", sha)  # a full commit SHA, as the README tells
+    repository, commit = hook_repository
+    root = project(git_repository)
+    (root / "Build" / "Build.version").write_text(render_new_file(VERSION.replace(changelist=999)))
+    git(root, "add", "Build/Build.version")
+    # The same text with this checkout (committed in a repository of its own) standing in for the hosted one.
+    result = pre_commit_run(root, config.replace(url, str(repository)).replace(sha, commit), tmp_path / "cache")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Build/Build.version: error[version-backwards]: Changelist goes backwards" in result.stdout

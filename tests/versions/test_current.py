@@ -1,0 +1,111 @@
+"""Which Build.version is in use: one decision for every command and for the Python API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from buildver.cli.app import main
+from buildver.versions.config import load_config
+from buildver.versions.current import (
+    compatible_engine_version,
+    current_engine_version,
+    load_version_file,
+    version_file_path,
+)
+from buildver.versions.engine_version import EngineVersion
+
+DATA = Path(__file__).parents[1] / "data"
+UE4272 = (
+    '{"MajorVersion": 4, "MinorVersion": 27, "PatchVersion": 2, "Changelist": 18319896,'
+    ' "CompatibleChangelist": 17155196, "IsLicenseeVersion": 0, "BranchName": "++UE4+Release-4.27"}'
+)
+
+
+def test_current_and_compatible_with_read_the_build_version_in_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "Engine" / "Build").mkdir(parents=True)
+    version = tmp_path / "Engine" / "Build" / "Build.version"
+    version.write_text(UE4272)
+    assert current_engine_version(version) == EngineVersion.parse("4.27.2-18319896+++UE4+Release-4.27")
+    # CompatibleWith: the effective compatible changelist, and patch 0 for an Epic build.
+    assert compatible_engine_version(version) == EngineVersion.parse("4.27.0-17155196+++UE4+Release-4.27")
+    monkeypatch.chdir(tmp_path / "Engine")
+    assert current_engine_version() == EngineVersion.parse("4.27.2-18319896+++UE4+Release-4.27")
+    version.write_text(UE4272.replace('"IsLicenseeVersion": 0', '"IsLicenseeVersion": 1'))
+    assert compatible_engine_version() == EngineVersion(4, 27, 2, 17155196, "++UE4+Release-4.27", licensee=True)
+
+
+@pytest.fixture
+def two_version_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository with Build/Build.version (4.27.2) and Alt/Build.version (4.27.7), configured to use Alt."""
+    (tmp_path / ".git").mkdir()
+    for folder, patch in (("Build", 2), ("Alt", 7)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "Build.version").write_text(
+            UE4272.replace('"PatchVersion": 2', f'"PatchVersion": {patch}')
+        )
+    monkeypatch.chdir(tmp_path)
+    assert version_file_path() == tmp_path / "Build" / "Build.version"  # found, before any configuration
+    (tmp_path / "buildver.toml").write_text('version-file = "Alt/Build.version"\n')
+    return tmp_path
+
+
+def test_the_configured_version_file_is_the_one_in_use(two_version_files: Path) -> None:
+    root = two_version_files
+    assert version_file_path() == (root / "Alt" / "Build.version").resolve()
+    assert load_version_file().record.patch_version == 7
+    assert current_engine_version().patch == 7
+    assert version_file_path("Build/Build.version") == Path("Build/Build.version")
+    assert version_file_path(config=load_config(root / "Build")).name == "Build.version"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["show", "--json"],
+        ["header", "--check"],
+        ["update-local", "--cl", "5", "--branch", "B", "--skip-header", "--dry-run"],
+        ["assets", "scan", "."],
+        ["project", "check", "."],
+    ],
+)
+def test_every_command_uses_the_configured_version_file(
+    two_version_files: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    code = main(command)
+    captured = capsys.readouterr()
+    # header --check: the header does not exist yet, so it is out of date (exit 1, the diff names it).
+    assert (code, captured.err.startswith("buildver: error")) == (int(command[0] == "header"), False)
+    expected = {
+        "show": '"EngineVersion": "4.27.7-18319896+++UE4+Release-4.27"',
+        "header": f"{Path('Alt') / 'BuildVersion.h'}",
+        "update-local": f"{Path('Alt') / 'Build.version'}",
+        "assets": "against 4.27.7-18319896+++UE4+Release-4.27",
+        "project": "engine 4.27.7-18319896+++UE4+Release-4.27",
+    }
+    assert expected[command[0]] in captured.out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["show"],
+        ["header", "--check"],
+        ["update-local", "--cl", "5", "--branch", "B", "--dry-run"],
+        ["init"],
+        ["assets", "scan", ".", "--against", "5.3.0"],
+        ["project", "check", "."],
+        ["guard"],
+    ],
+)
+def test_every_command_refuses_an_unknown_setting(
+    two_version_files: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    (two_version_files / "buildver.toml").write_text('version-fiel = "Alt/Build.version"\n')
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("buildver: error: ")
+    assert "unknown setting 'version-fiel'" in err
