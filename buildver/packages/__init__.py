@@ -3,7 +3,7 @@ scanning folders of them."""
 
 from typing import TYPE_CHECKING
 
-from buildver._faces import lazy_face
+from buildver import _lazy_face
 
 if TYPE_CHECKING:
     from buildver.packages.custom_versions import StoredCustomVersion
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_face(
+    __getattr__, __dir__ = _lazy_face(
         __name__,
         {
             "CustomVersionFormat": "summary",

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from buildver._faces import lazy_face
+from buildver import _lazy_face
 
 if TYPE_CHECKING:
     from buildver.projects.check import ProjectReport, check_project, find_descriptors
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_face(
+    __getattr__, __dir__ = _lazy_face(
         __name__,
         {
             "PluginDescriptor": "descriptors",

@@ -3,7 +3,7 @@ being stamped, the header and MetaData.cs), and ``buildver init``."""
 
 from typing import TYPE_CHECKING
 
-from buildver._faces import lazy_face
+from buildver import _lazy_face
 
 if TYPE_CHECKING:
     from buildver.stamp.header import render_header
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_face(
+    __getattr__, __dir__ = _lazy_face(
         __name__,
         {
             "ChosenRules": "rules",

@@ -3,7 +3,7 @@ follows (as data), the configuration, and which Build.version is in use. No wing
 
 from typing import TYPE_CHECKING
 
-from buildver._faces import lazy_face
+from buildver import _lazy_face
 
 if TYPE_CHECKING:
     from buildver.versions.build_version import (
@@ -58,7 +58,7 @@ __all__ = [
 ]
 
 if not TYPE_CHECKING:
-    __getattr__, __dir__ = lazy_face(
+    __getattr__, __dir__ = _lazy_face(
         __name__,
         {
             "EngineVersion": "engine_version",
