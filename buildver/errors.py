@@ -108,3 +108,7 @@ class ModulesManifestError(BuildverError):
 
 class DescriptorError(BuildverError):
     """A ``.uproject`` or ``.uplugin`` that Unreal could not read; the message names the file and the place."""
+
+
+class EngineLookupError(BuildverError):
+    """A project's engine that cannot be found, or a list of installed engines that cannot be read."""

@@ -36,6 +36,7 @@ _COMMANDS = {
     "update-local": "buildver.cli.update:update_local",
     "header": "buildver.cli.update:header_command",
     "init": "buildver.cli.init:init",
+    "engine": "buildver.cli.engine:engine",
     "guard": "buildver.cli.app:guard_command",
 }
 _SUB_APPS = {

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
         parse_plugin_descriptor,
         parse_project_descriptor,
     )
+    from buildver.projects.engine import ProjectEngine, find_project, installed_engines, project_engine
     from buildver.projects.lenient_version import parse_unreal_engine_version
     from buildver.projects.modules_manifest import ModulesManifest, parse_modules_manifest
     from buildver.projects.verdicts import CheckResult, Kind, Status, check_association, check_manifests, check_plugin
@@ -22,6 +23,7 @@ __all__ = [
     "ModulesManifest",
     "PluginDescriptor",
     "ProjectDescriptor",
+    "ProjectEngine",
     "ProjectReport",
     "Status",
     "check_association",
@@ -29,16 +31,23 @@ __all__ = [
     "check_plugin",
     "check_project",
     "find_descriptors",
+    "find_project",
+    "installed_engines",
     "parse_modules_manifest",
     "parse_plugin_descriptor",
     "parse_project_descriptor",
     "parse_unreal_engine_version",
+    "project_engine",
 ]
 
 if not TYPE_CHECKING:
     __getattr__, __dir__ = _lazy_face(
         __name__,
         {
+            "ProjectEngine": "engine",
+            "find_project": "engine",
+            "installed_engines": "engine",
+            "project_engine": "engine",
             "PluginDescriptor": "descriptors",
             "ProjectDescriptor": "descriptors",
             "parse_plugin_descriptor": "descriptors",

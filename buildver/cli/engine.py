@@ -1,0 +1,47 @@
+"""``buildver engine``: which engine a game project uses and where it is installed; thin, printing only.
+
+Registered by ``buildver.cli.app`` and imported only when this command runs. No ``from __future__ import
+annotations``: typer reads the real annotation objects (``buildver.cli.app``).
+"""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from buildver.cli.common import JsonFlag, print_json
+from buildver.text import printable
+
+
+def engine(
+    path: Annotated[
+        Path,
+        typer.Argument(
+            metavar="[PROJECT]",
+            help="A .uproject, or a folder in a project (default: here); the nearest .uproject at or above it.",
+            show_default=False,
+        ),
+    ] = Path("."),
+    json_output: JsonFlag = False,
+) -> None:
+    """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version."""
+    from buildver.errors import EngineLookupError
+    from buildver.projects.engine import find_project, project_engine
+    from buildver.versions.build_version import load_build_version
+
+    project = find_project(path)
+    if project is None:
+        raise EngineLookupError(f"{path}: no .uproject here or in a folder above; give the project's .uproject")
+    found = project_engine(project)
+    version_file = load_build_version(found.version_file) if found.version_file.is_file() else None
+    version = None if version_file is None else str(version_file.record.engine_version)
+    if json_output:
+        print_json({**found.to_json(), "engine_version": version})
+        return
+    association = found.association or "(none)"
+    print(f"project: {printable(str(found.project))}")
+    print(f"association: {printable(association)} ({found.kind})")
+    print(f"resolved by: {printable(found.how)}")
+    print(f"engine root: {printable(str(found.root))}")
+    shown = version if version is not None else "no Engine/Build/Build.version there"
+    print(f"build version: {printable(str(found.version_file))} ({shown})")
