@@ -1,6 +1,6 @@
 """The one error hierarchy of buildver: each class carries the exit code the CLI uses for it.
 
-Exit codes (documented in the README):
+Exit codes (documented in docs/command-line.md):
 
 - 0: success
 - 1: a domain failure (an invalid file, versions not compatible, a check that found an error)

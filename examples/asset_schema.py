@@ -1,4 +1,4 @@
-"""The README's worked example: a small asset type through three versions, a custom version and deprecated classes.
+"""The worked example of docs/versioned-data.md: an asset through three versions, a custom version, deprecations.
 
 ``Prop`` version 0 stored ``mesh`` and a uniform ``scale``; version 1 renamed ``mesh`` to ``mesh_path``
 (NameChange); version 2 made ``scale`` per axis (TypeChange). Materials stored colours as 0-255 integers until

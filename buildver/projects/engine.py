@@ -301,7 +301,7 @@ def project_engine(
     value = document.get("engineassociation")
     association = value if isinstance(value, str) else ""
     project_dir = Path(os.path.abspath(project)).parent
-    hint = "name the engine's Engine/Build/Build.version with --file instead"
+    hint = "install it, or give its Engine/Build/Build.version to project check or assets scan with --file"
     if not association:
         for folder in project_dir.parents:
             if is_engine_root(folder):
