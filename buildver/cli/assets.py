@@ -69,8 +69,11 @@ def scan_command(
         raise UsageError("give either --against or --file, not both")
     config = load_config()  # refuses a bad configuration even when --against makes the version file unneeded
     if against is None:
+        from buildver.projects.engine import engine_version_file
         from buildver.versions.current import load_version_file
 
+        # In a game project: the project's engine, never the game's own Build.version.
+        file = file if file is not None else engine_version_file(paths[0])
         against = load_version_file(file, config=config).record.engine_version
     paths = _distinct(paths)
     interactive = sys.stdout.isatty() and sys.stderr.isatty()

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from buildver.cli.common import FileOption, JsonFlag, new_app, print_error, print_json
+from buildver.cli.common import FileOption, JsonFlag, new_app, parse_version, print_error, print_json
 from buildver.text import printable
+from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
     from buildver.projects.check import ProjectReport
@@ -33,18 +34,37 @@ def check_command(
         ),
     ] = Path("."),
     file: FileOption = None,
+    against: Annotated[
+        EngineVersion | None,
+        typer.Option(
+            "--against",
+            parser=parse_version,
+            metavar="VERSION",
+            help="An engine version to check against (a build whose compatible changelist is its own), not a Build.version.",
+            show_default=False,
+        ),
+    ] = None,
     engine_plugins: Annotated[
         bool,
         typer.Option("--engine-plugins", help="Check the engine's own plugins too (Engine/Plugins and extensions)."),
     ] = False,
     json_output: JsonFlag = False,
 ) -> None:
-    """Check each .uproject, .uplugin and binaries .modules against this engine build; exit 1 when one is refused."""
+    """Check each .uproject, .uplugin and binaries .modules against this engine build; exit 1 when one is refused.
+
+    In a game project the engine build is the project's engine (as ``buildver engine`` finds it), unless --file or
+    --against names another.
+    """
+    from buildver.errors import UsageError
     from buildver.projects.check import check_project
+    from buildver.projects.engine import engine_version_file
     from buildver.projects.verdicts import Status
     from buildver.versions.current import load_version_file
 
-    report = check_project(path, load_version_file(file), engine_plugins=engine_plugins)
+    if against is not None and file is not None:
+        raise UsageError("give either --against or --file, not both")
+    engine_build = against or load_version_file(file if file is not None else engine_version_file(path))
+    report = check_project(path, engine_build, engine_plugins=engine_plugins)
     if json_output:
         print_json(report.to_json())
     else:
@@ -65,7 +85,7 @@ def render_table(report: ProjectReport) -> str:
     from buildver.projects.verdicts import Status
 
     lines = [
-        f"engine {report.engine}, CompatibleWith() {report.compatible_with} ({report.version_file})",
+        f"engine {report.engine}, CompatibleWith() {report.compatible_with} ({report.version_file or '--against'})",
         COLUMNS.format("STATUS", "KIND", "DECLARED", "PATH"),
     ]
     for result in report.results:

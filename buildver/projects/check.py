@@ -44,7 +44,8 @@ _PROJECT_PLUGIN_FOLDERS = frozenset({"plugins", "mods"})
 class ProjectReport:
     """Every verdict for one folder against one engine build."""
 
-    version_file: str
+    version_file: str | None
+    """The engine's Build.version (posix separators), or None for a bare version given with ``--against``."""
     engine: EngineVersion
     """FEngineVersion::Current() of the engine build."""
     compatible_with: EngineVersion
@@ -90,23 +91,31 @@ def _walk(root: Path, skipped: Path | None) -> Iterator[Path]:
 
     Below a folder holding a ``.uplugin`` there are no more plugins and Content folders hold none (UE5's
     FindPluginsInDirectory); a project's plugins are in its ``Plugins`` and ``Mods`` folders, so the rest of a
-    project folder is not walked.
+    project folder is not walked. A project in a folder right below a plugin's (a plugin repository's test project,
+    such as cesium-unreal's ``TestsProject``) is still checked, with its own plugins: Unreal opens it as a project.
     """
     for folder, subfolders, files in os.walk(root):
         names = sorted(name for name in files if name.lower().endswith((PROJECT_SUFFIX, PLUGIN_SUFFIX)))
         yield from (Path(folder, name) for name in names)
-        if any(name.lower().endswith(PLUGIN_SUFFIX) for name in names):
-            subfolders[:] = []
-            continue
-        is_project = bool(names)
+        is_plugin = any(name.lower().endswith(PLUGIN_SUFFIX) for name in names)
+        is_project = bool(names) and not is_plugin
         subfolders[:] = sorted(
             name
             for name in subfolders
             if not name.startswith(".")
             and name.lower() not in _SKIPPED_FOLDERS
             and (not is_project or name.lower() in _PROJECT_PLUGIN_FOLDERS)
+            and not (is_plugin and not _holds_project(Path(folder, name)))
             and not (skipped is not None and same_folder(Path(folder, name), skipped))
         )
+
+
+def _holds_project(folder: Path) -> bool:
+    try:
+        with os.scandir(folder) as entries:
+            return any(entry.name.lower().endswith(PROJECT_SUFFIX) and entry.is_file() for entry in entries)
+    except OSError:
+        return False
 
 
 def find_descriptors(path: Path, *, engine_root: Path | None = None, engine_plugins: bool = False) -> list[Path]:
@@ -156,23 +165,48 @@ def _read(file: Path, shown: str) -> bytes:
     return data
 
 
-def check_project(path: Path, version_file: VersionFile, *, engine_plugins: bool = False) -> ProjectReport:
-    """Check every project, plugin and binaries manifest under ``path`` against the engine build of ``version_file``.
+def check_project(
+    path: Path, engine_build: VersionFile | EngineVersion, *, engine_plugins: bool = False
+) -> ProjectReport:
+    """Check every project, plugin and binaries manifest under ``path`` against an engine build: the one of a
+    Build.version, or a bare engine version (``--against``), taken as a build whose compatible changelist is its
+    changelist.
 
     A descriptor or manifest that cannot be read is a MALFORMED result, not an exception: one bad plugin does not
     hide the verdicts on the others (Unreal, too, reports it and goes on with the rest).
     """
-    record = version_file.record
-    engine, compatible_with = record.engine_version, record.compatible_engine_version
-    from buildver.versions.engine_tree import engine_root as engine_root_of
+    if isinstance(engine_build, EngineVersion):
+        if engine_plugins:
+            raise UsageError("--engine-plugins needs the engine's Engine/Build/Build.version, not --against")
+        from buildver.versions.build_version import BuildVersion
 
-    # The same engine tree update-local recognises: Engine/Build/Build.version beside Engine/Source/.
-    engine_root = engine_root_of(Path(os.path.abspath(version_file.path)))
-    if engine_plugins and engine_root is None:
-        raise UsageError(
-            f"{version_file.path}: --engine-plugins needs the engine's Engine/Build/Build.version (with "
-            "Engine/Source/ beside it), to know where the engine's plugins are"
+        # The Build.version such a build would have, its compatible changelist its changelist: CompatibleWith()
+        # follows (patch 0 for Epic's builds, the real patch for a licensee's).
+        version = engine_build
+        record = BuildVersion(
+            version.major,
+            version.minor,
+            version.patch,
+            version.changelist,
+            version.changelist,
+            version.licensee,
+            branch_name=version.branch,
         )
+        engine, compatible_with = record.engine_version, record.compatible_engine_version
+        engine_root, source, build_id = None, None, ""
+    else:
+        record = engine_build.record
+        engine, compatible_with = record.engine_version, record.compatible_engine_version
+        source, build_id = Path(engine_build.path).as_posix(), record.build_id
+        from buildver.versions.engine_tree import engine_root as engine_root_of
+
+        # The same engine tree update-local recognises: Engine/Build/Build.version beside Engine/Source/.
+        engine_root = engine_root_of(Path(os.path.abspath(engine_build.path)))
+        if engine_plugins and engine_root is None:
+            raise UsageError(
+                f"{engine_build.path}: --engine-plugins needs the engine's Engine/Build/Build.version (with "
+                "Engine/Source/ beside it), to know where the engine's plugins are"
+            )
     if path.is_file() and not path.name.lower().endswith((PROJECT_SUFFIX, PLUGIN_SUFFIX)):
         raise UsageError(f"{path}: not a .uproject or .uplugin; give one of those or a folder")
     base = path.parent if path.is_file() else path
@@ -191,10 +225,10 @@ def check_project(path: Path, version_file: VersionFile, *, engine_plugins: bool
             kind = Kind.PROJECT if file.name.lower().endswith(PROJECT_SUFFIX) else Kind.PLUGIN
             results.append(CheckResult(kind, shown, Status.MALFORMED, None, str(exc).removeprefix(f"{shown}: ")))
         binaries_folders.append(file.parent / "Binaries")
-    results += _check_binaries(binaries_folders, base, engine_root, record.build_id)
+    results += _check_binaries(binaries_folders, base, engine_root, build_id)
     order = list(Kind)
     results.sort(key=lambda result: (order.index(result.kind), result.path))
-    return ProjectReport(Path(version_file.path).as_posix(), engine, compatible_with, tuple(results))
+    return ProjectReport(source, engine, compatible_with, tuple(results))
 
 
 def _check_binaries(

@@ -35,6 +35,7 @@ __all__ = [
     "AssociationKind",
     "EngineInstallation",
     "ProjectEngine",
+    "engine_version_file",
     "find_project",
     "installed_engines",
     "is_engine_root",
@@ -259,10 +260,13 @@ def installed_engines(
 
 
 def find_project(start: Path) -> Path | None:
-    """The ``.uproject`` in ``start`` or the nearest folder above it that has one (the first by name if several)."""
+    """The ``.uproject`` at ``start``, in it, or in the nearest folder above it that has one (the first by name if
+    several)."""
     folder = Path(os.path.abspath(start))
     if folder.is_file():
-        return folder if folder.name.lower().endswith(PROJECT_SUFFIX) else None
+        if folder.name.lower().endswith(PROJECT_SUFFIX):
+            return folder
+        folder = folder.parent  # a plugin or a package: its project is above it
     for candidate in (folder, *folder.parents):
         try:
             projects = sorted(
@@ -367,3 +371,28 @@ def _normalized(text: str) -> Path:
 
 def _same(first: PurePath, second: PurePath) -> bool:
     return os.path.normcase(str(first)) == os.path.normcase(str(second))
+
+
+def engine_version_file(
+    start: Path,
+    *,
+    platform: str = sys.platform,
+    environ: Mapping[str, str] = os.environ,
+    home: Path | None = None,
+    registry: Callable[[], list[tuple[str, str]]] = read_registry_builds,
+) -> Path | None:
+    """The Build.version of the engine of the project at or above ``start``, or None outside a project.
+
+    What ``project check`` and ``assets scan`` compare with in a game when neither ``--file`` nor ``--against`` is
+    given: the engine the project names, never the game's own Build.version.
+    """
+    project = find_project(start)
+    if project is None:
+        return None
+    found = project_engine(project, platform=platform, environ=environ, home=home, registry=registry)
+    if not found.version_file.is_file():
+        raise EngineLookupError(
+            f"{project}: its engine at {found.root} ({found.how}) has no Engine/Build/Build.version; give the "
+            "engine's Build.version with --file"
+        )
+    return found.version_file

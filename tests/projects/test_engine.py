@@ -316,3 +316,130 @@ def test_the_engine_command_fails_in_one_line_when_the_engine_is_not_installed(t
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith(f"buildver: error: {project}: EngineAssociation '5.3' (a launcher build of")
+
+
+# -- commands in a game use the game's engine ------------------------------------------------------------------------
+
+EPIC_532_VERSION = (
+    '{\n\t"MajorVersion": 5,\n\t"MinorVersion": 3,\n\t"PatchVersion": 2,\n\t"Changelist": 29314046,\n'
+    '\t"CompatibleChangelist": 27405482,\n\t"IsLicenseeVersion": 0,\n\t"IsPromotedBuild": 1,\n'
+    '\t"BranchName": "++UE5+Release-5.3"\n}'
+)
+GAME_VERSION = (
+    '{\n\t"MajorVersion": 1,\n\t"MinorVersion": 4,\n\t"PatchVersion": 0,\n\t"Changelist": 0,\n'
+    '\t"CompatibleChangelist": 0,\n\t"IsLicenseeVersion": 0,\n\t"IsPromotedBuild": 0,\n\t"BranchName": ""\n}'
+)
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A game with its own Build.version 1.4.0 (as ``buildver init`` makes), a plugin made for 5.3.0, and its
+    launcher engine 5.3.2 listed in this machine's LauncherInstalled.dat (a temporary HOME and ProgramData)."""
+    engine = make_engine(tmp_path / "Epic" / "UE_5.3")
+    (engine / "Engine" / "Build" / "Build.version").write_text(EPIC_532_VERSION)
+    for launcher in (
+        tmp_path / "home" / ".config" / "Epic" / "UnrealEngineLauncher" / "LauncherInstalled.dat",
+        tmp_path
+        / "home"
+        / "Library"
+        / "Application Support"
+        / "Epic"
+        / "UnrealEngineLauncher"
+        / "LauncherInstalled.dat",
+        tmp_path / "ProgramData" / "Epic" / "UnrealEngineLauncher" / "LauncherInstalled.dat",
+    ):
+        launcher.parent.mkdir(parents=True)
+        write_launcher(launcher, engine, "UE_5.3")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PROGRAMDATA", str(tmp_path / "ProgramData"))
+    project = make_project(tmp_path / "RTSOpen", "5.3")
+    (project.parent / "Build").mkdir()
+    (project.parent / "Build" / "Build.version").write_text(GAME_VERSION)
+    (project.parent / "buildver.toml").write_text('version-file = "Build/Build.version"\n')
+    plugin = project.parent / "Plugins" / "Weather" / "Weather.uplugin"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(json.dumps({"FileVersion": 3, "VersionName": "1.0", "EngineVersion": "5.3.0"}, indent="\t"))
+    monkeypatch.chdir(project.parent)
+    return project.parent
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from buildver.cli import main
+
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_project_check_in_a_game_compares_with_the_game_s_engine_not_its_own_version(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_main(capsys, "project", "check")
+    engine_version = (game.parent / "Epic" / "UE_5.3" / "Engine" / "Build" / "Build.version").as_posix()
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == (
+        f"engine 5.3.2-29314046+++UE5+Release-5.3, CompatibleWith() 5.3.0-27405482+++UE5+Release-5.3 ({engine_version})"
+    )
+    assert "compatible     project  5.3                        RTSOpen.uproject" in out
+
+
+def test_project_check_against_a_version(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(capsys, "project", "check", "--against", "5.4.0")
+    assert (code, err) == (1, "")
+    assert out.splitlines()[0] == "engine 5.4.0-0, CompatibleWith() 5.4.0-0 (--against)"
+    assert "refused        plugin   5.3.0                      Plugins/Weather/Weather.uplugin" in out
+    code, out, _ = run_main(capsys, "project", "check", "--against", "5.3.0", "--json")
+    document = json.loads(out)
+    assert (code, document["version_file"], document["compatible_with"]) == (0, None, "5.3.0-0")
+
+
+def test_project_check_takes_either_against_or_file(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_main(capsys, "project", "check", "--against", "5.3.0", "-f", "Build/Build.version")
+    assert (code, out, err) == (2, "", "buildver: error: give either --against or --file, not both\n")
+
+
+def test_project_check_in_a_game_whose_engine_is_not_installed_is_one_error(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (game / "RTSOpen.uproject").write_text(json.dumps({"FileVersion": 3, "EngineAssociation": "5.4"}))
+    before = (game / "Build" / "Build.version").read_bytes()
+    code, out, err = run_main(capsys, "project", "check")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"buildver: error: {game / 'RTSOpen.uproject'}: EngineAssociation '5.4' (a launcher build")
+    assert err.count("\n") == 1
+    assert (game / "Build" / "Build.version").read_bytes() == before
+
+
+def test_assets_scan_in_a_game_compares_with_the_game_s_engine(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (game / "Content").mkdir()
+    code, out, err = run_main(capsys, "assets", "scan", "Content")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "against 5.3.2-29314046+++UE5+Release-5.3"
+
+
+# cesium-unreal's TestsProject/TestsProject.uproject (CesiumGS/cesium-unreal@1b14607, Apache-2.0), as published.
+CESIUM_TESTS_PROJECT = (
+    '{\n\t"FileVersion": 3,\n\t"EngineAssociation": "5.0",\n\t"Category": "",\n\t"Description": "",\n'
+    '\t"Plugins": [\n\t\t{\n\t\t\t"Name": "ModelingToolsEditorMode",\n\t\t\t"Enabled": true,\n'
+    '\t\t\t"TargetAllowList": [\n\t\t\t\t"Editor"\n\t\t\t]\n\t\t}\n\t]\n}'
+)
+
+
+def test_a_project_right_below_a_plugin_folder_is_checked_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repository = tmp_path / "cesium-unreal"
+    (repository / "TestsProject").mkdir(parents=True)
+    (repository / "TestsProject" / "TestsProject.uproject").write_text(CESIUM_TESTS_PROJECT)
+    (repository / "CesiumForUnreal.uplugin").write_text(json.dumps({"FileVersion": 3, "EngineVersion": "5.0.0"}))
+    # Below a plugin there are no more plugins (UE5's FindPluginsInDirectory), so this one is not checked.
+    (repository / "Source" / "ThirdParty").mkdir(parents=True)
+    (repository / "Source" / "ThirdParty" / "Inner.uplugin").write_text(json.dumps({"FileVersion": 3}))
+    monkeypatch.chdir(repository)
+    code, out, err = run_main(capsys, "project", "check", "--against", "5.0.3")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[2:] == [
+        "compatible     project  5.0                        TestsProject/TestsProject.uproject",
+        "compatible     plugin   5.0.0                      CesiumForUnreal.uplugin",
+        "2 checked: 2 compatible",
+    ]

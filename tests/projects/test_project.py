@@ -560,31 +560,32 @@ def test_check_engine_plugins_needs_an_engine_build_version(
 ) -> None:
     write(workspace, {"Game/Build/Build.version": render_new_file(EPIC_532).encode()})
     monkeypatch.chdir(workspace / "Game")
-    code, out, err = run(capsys, "project", "check", "--engine-plugins")
+    code, out, err = run(capsys, "project", "check", "--engine-plugins", "-f", "Build/Build.version")
     assert (code, out) == (2, "")
-    version = workspace / "Game" / "Build" / "Build.version"
+    version = Path("Build") / "Build.version"
     assert err == (
         f"buildver: error: {version}: --engine-plugins needs the engine's Engine/Build/Build.version (with "
         "Engine/Source/ beside it), to know where the engine's plugins are\n"
     )
 
 
-def test_check_finds_the_build_version_as_every_command_does(
+def test_outside_a_project_check_finds_the_build_version_as_every_command_does(
     capsys: pytest.CaptureFixture[str], workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Discovery: Build/Build.version here or above.
-    write(workspace, {"Game/Build/Build.version": render_new_file(LICENSEE_532).encode()})
-    monkeypatch.chdir(workspace / "Game")
-    code, out, _ = run(capsys, "project", "check", "Plugins/Weather/Weather.uplugin")
+    # A plugin's own repository: no .uproject here or above, so the Build.version here or above is the engine's.
+    write(workspace, {"Weather/Build/Build.version": render_new_file(LICENSEE_532).encode()})
+    write(workspace, {"Weather/Weather.uplugin": uplugin("5.3.0")})
+    monkeypatch.chdir(workspace / "Weather")
+    code, out, _ = run(capsys, "project", "check", "Weather.uplugin")
     assert code == 1
     assert out.splitlines()[0].startswith("engine 5.3.2-500+++Studio+Main, CompatibleWith() 5.3.2-450+++Studio+Main")
     assert "refused        plugin   5.3.0                      Weather.uplugin" in out
     # The configuration's version-file wins over discovery.
-    write(workspace, {"Game/buildver.toml": b'version-file = "Build/Epic.version"\n'})
-    write(workspace, {"Game/Build/Epic.version": render_new_file(EPIC_532).encode()})
-    code, out, _ = run(capsys, "project", "check", "Plugins/Weather/Weather.uplugin")
+    write(workspace, {"Weather/buildver.toml": b'version-file = "Build/Epic.version"\n'})
+    write(workspace, {"Weather/Build/Epic.version": render_new_file(EPIC_532).encode()})
+    code, out, _ = run(capsys, "project", "check", "Weather.uplugin")
     assert code == 0
-    assert "(" + (workspace / "Game" / "Build" / "Epic.version").as_posix() + ")" in out.splitlines()[0]
+    assert "(" + (workspace / "Weather" / "Build" / "Epic.version").as_posix() + ")" in out.splitlines()[0]
 
 
 def test_a_malformed_descriptor_is_one_error_line_and_exit_1_while_the_others_are_still_checked(
