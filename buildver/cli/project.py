@@ -40,7 +40,7 @@ def check_command(
             "--against",
             parser=parse_version,
             metavar="VERSION",
-            help="An engine version to check against (a build whose compatible changelist is its own), not a Build.version.",
+            help="An engine version to check against (a build whose compatible changelist is its own).",
             show_default=False,
         ),
     ] = None,

@@ -23,6 +23,7 @@ from buildver.versions.build_version import BuildVersion, VersionFile, parse_bui
 
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
+    from buildver.stamp.header import MacroNames
     from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
@@ -128,10 +129,12 @@ def check_header(
     version_file: VersionFile,
     *,
     configured: bool,
+    macros: MacroNames | None = None,
     settings: GuardSettings = DEFAULT_SETTINGS,
 ) -> list[Finding]:
-    """Whether the staged header is what ``buildver header`` writes for the staged Build.version."""
-    from buildver.stamp.header import header_for, recorded_build
+    """Whether the staged header is what ``buildver header`` writes for the staged Build.version (a generated one
+    with the names ``macros``, Version.h's by default)."""
+    from buildver.stamp.header import UNREAL_MACROS, header_for, recorded_build
 
     fix = f"run: buildver header, then: git add {header_path} ({GUARD_HEADER_HINT})"
     if staged is None:
@@ -146,7 +149,7 @@ def check_header(
         )
     record = version_file.record
     try:
-        expected = header_for(text, record, recorded_build(record), header_path)
+        expected = header_for(text, record, recorded_build(record), header_path, macros=macros or UNREAL_MACROS)
     except BuildverError as exc:
         return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
     if expected == text:

@@ -30,6 +30,7 @@ from buildver.guard.settings import CHECKS, Finding, GuardReport, GuardSettings,
 from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
+    from buildver.stamp.header import MacroNames
     from buildver.versions.config import Config
     from buildver.versions.engine_version import EngineVersion
 
@@ -107,7 +108,7 @@ class Snapshot:
     """The engine's Build.version in the index (the packages and plugins are checked against it), or None."""
     engine_candidates: tuple[str, ...]
     engine_file: VersionFile | None
-    header: tuple[str, bytes | None, bool] | None
+    header: tuple[str, bytes | None, bool, MacroNames | None] | None
     """The version header to check: its path, its staged bytes, and whether it is configured."""
     manifests: tuple[str, ...]
     manifest_blobs: dict[str, bytes]
@@ -161,7 +162,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     # The second batch: the header, the settings of each package's project, the manifests and the plugins; then
     # the packages, streamed. A package whose working-tree file is the staged one is read from there, header
     # only: packages can be gigabytes, and a Git LFS package's blob is only a pointer.
-    header_path, header_configured = _header_path(root, engine_path, engine_file, config)
+    header_path, header_configured, macros = _header_path(root, engine_path, engine_file, config)
     check_the_header = header_path is not None and (engine_path in versions or header_path in candidates)
     ini_of_package = _engine_ini_paths(root, packages) if packages else {}
     inis = sorted({ini for ini in ini_of_package.values() if ini is not None})
@@ -174,7 +175,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     header = None
     checked = len({*versions, *packages, *manifests, *plugins})
     if check_the_header and header_path is not None and (header_configured or small.get(header_path) is not None):
-        header = (header_path, small.get(header_path), header_configured)
+        header = (header_path, small.get(header_path), header_configured, macros)
         checked += header_path not in {*versions, *packages, *manifests, *plugins}
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
@@ -210,8 +211,8 @@ def check(snapshot: Snapshot) -> list[Finding]:
             findings += check_version(path, staged, blobs.get(f"HEAD:{path}"), settings)[1]
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:
-        path, staged, configured = snapshot.header
-        findings += check_header(path, staged, engine_file, configured=configured, settings=settings)
+        path, staged, configured, macros = snapshot.header
+        findings += check_header(path, staged, engine_file, configured=configured, macros=macros, settings=settings)
     if snapshot.manifests:
         forced = "" if engine_file is None else engine_file.record.build_id
         findings += check_manifests(snapshot.manifest_blobs, snapshot.manifests, forced, settings)
@@ -289,20 +290,24 @@ def _check_lfs_package(
 
 def _header_path(
     root: Path, engine_path: str | None, engine_file: VersionFile | None, config: Config
-) -> tuple[str | None, bool]:
-    """The version header update-local writes (repository-relative) and whether it is configured; None when there
-    is none: no valid Build.version, ``skip-header``, or an engine from 4.20 on, whose Version.h is not stamped."""
+) -> tuple[str | None, bool, MacroNames | None]:
+    """The version header update-local writes (repository-relative), whether it is configured, and the names a
+    generated one defines; None when there is none: no valid Build.version, ``skip-header``, or an engine from 4.20
+    on, whose Version.h is not stamped."""
     if config.skip_header:
-        return None, False
-    if config.header is not None:
-        return _repository_path(root, root, config.header), True
-    if engine_path is None or engine_file is None:
-        return None, False
-    from buildver.stamp.header import rules_and_header
+        return None, False, None
+    from buildver.stamp.header import header_macros, rules_and_header
 
+    if engine_path is None or engine_file is None:
+        configured = None if config.header is None else _repository_path(root, root, config.header)
+        return configured, configured is not None, None
     # The rules depend on the engine tree around the file: give them the work tree's path.
-    _, header = rules_and_header(engine_file._replace(path=root / engine_path), config=config)
-    return (None, False) if header is None else (_repository_path(root, root, header), False)
+    work_tree_file = engine_file._replace(path=root / engine_path)
+    chosen, header = rules_and_header(work_tree_file, config=config)
+    macros = header_macros(chosen, work_tree_file.path, config)
+    if config.header is not None:
+        return _repository_path(root, root, config.header), True, macros
+    return (None, False, None) if header is None else (_repository_path(root, root, header), False, macros)
 
 
 def _engine_ini_paths(root: Path, packages: list[str]) -> dict[str, str | None]:

@@ -3,7 +3,8 @@
 Sources: ``docs/unreal-rules.md`` §2.3 (the values UBT's BuildSettings compiles in) and §3.3 (4.18's
 ``UE4Build.StaticUpdateVersionFiles`` and ``VersionFileUpdater.ReplaceLine``).
 
-Which header a version file gets is ``update_rules``' decision (``rules_and_header`` applies it with the settings);
+Which header a version file gets is ``buildver.stamp.rules``' decision (``rules_and_header`` applies it with the
+settings), and which names a generated one defines is :func:`header_macros`';
 ``plan_header`` reads the header there and plans its new bytes. Every other function takes and returns text.
 
 Strings are written so that the header stays pure ASCII and no value can end its literal, its line or its
@@ -29,12 +30,13 @@ Unreal supports.
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from buildver.errors import HeaderError
 from buildver.stamp.rules import HEADER_HINT, ChosenRules, choose_header, choose_rules
@@ -45,15 +47,20 @@ if TYPE_CHECKING:
     from buildver.versions.config import Config
 
 __all__ = [
+    "DEFAULT_PREFIX",
     "GENERATED_MARKER",
+    "UNREAL_MACROS",
     "LineReplacement",
+    "MacroNames",
     "c_string_literal",
     "c_wide_string_literal",
     "header_for",
+    "header_macros",
     "is_generated",
     "join_lines",
     "patch_header",
     "plan_header",
+    "project_prefix",
     "recorded_build",
     "render_header",
     "replace_line",
@@ -141,29 +148,92 @@ def c_wide_string_literal(text: str) -> str:
 # --- The generated header -------------------------------------------------------------------------------------
 
 
-def render_header(record: BuildVersion, build: str | None = None, *, path_for_messages: str = _DEFAULT_PATH) -> str:
+class MacroNames(NamedTuple):
+    """The names a generated header defines, in the order it defines them."""
+
+    major: str
+    minor: str
+    patch: str
+    changelist: str
+    compatible_changelist: str
+    is_licensee_version: str
+    is_promoted_build: str
+    branch_name: str
+    build_version: str
+    version_string: str
+
+    @classmethod
+    def prefixed(cls, prefix: str) -> MacroNames:
+        """Names of a project's own: ``{prefix}MAJOR_VERSION`` ... ``{prefix}VERSION_STRING``."""
+        return cls(
+            *(
+                prefix + name
+                for name in (
+                    "MAJOR_VERSION",
+                    "MINOR_VERSION",
+                    "PATCH_VERSION",
+                    "CHANGELIST",
+                    "COMPATIBLE_CHANGELIST",
+                    "IS_LICENSEE_VERSION",
+                    "IS_PROMOTED_BUILD",
+                    "BRANCH_NAME",
+                    "BUILD_VERSION",
+                    "VERSION_STRING",
+                )
+            )
+        )
+
+
+UNREAL_MACROS = MacroNames(
+    "ENGINE_MAJOR_VERSION",
+    "ENGINE_MINOR_VERSION",
+    "ENGINE_PATCH_VERSION",
+    "BUILT_FROM_CHANGELIST",
+    "ENGINE_COMPATIBLE_CL_VERSION",
+    "ENGINE_IS_LICENSEE_VERSION",
+    "ENGINE_IS_PROMOTED_BUILD",
+    "BRANCH_NAME",
+    "BUILD_VERSION",
+    "ENGINE_VERSION_STRING",
+)
+"""The names of the engine's own Version.h (and of UBT's BuildSettings module): right for an engine, and a clash
+("ENGINE_MAJOR_VERSION redefined") in a game that includes its own header after the engine's."""
+
+DEFAULT_PREFIX = "PROJECT_"
+"""The prefix of a generated header's names outside an engine tree when there is no ``.uproject`` to name it."""
+
+
+def render_header(
+    record: BuildVersion,
+    build: str | None = None,
+    *,
+    macros: MacroNames = UNREAL_MACROS,
+    path_for_messages: str = _DEFAULT_PATH,
+) -> str:
     """A whole generated header for ``record`` (LF newlines, ending with one newline).
 
     BUILD_VERSION is ``build`` when it is non-empty, else the record's effective build version (its BuildVersion,
     else ``{BranchName}-CL-{Changelist}``), as UBT's TargetRules choose it; ENGINE_VERSION_STRING is
-    ``M.m.p-{BUILD_VERSION}`` as UBT's BuildSettings module defines it.
+    ``M.m.p-{BUILD_VERSION}`` as UBT's BuildSettings module defines it. ``macros`` names them (Version.h's names
+    by default; a game's header takes names of its own, :func:`header_macros`).
     """
     build_version = build or record.effective_build_version
     _check(record.branch_name, "branch name", path_for_messages)
     _check(build_version, "build version", path_for_messages)
     engine_version_string = f"{record.major_version}.{record.minor_version}.{record.patch_version}-{build_version}"
-    defines = (
-        ("ENGINE_MAJOR_VERSION", str(record.major_version)),
-        ("ENGINE_MINOR_VERSION", str(record.minor_version)),
-        ("ENGINE_PATCH_VERSION", str(record.patch_version)),
-        ("BUILT_FROM_CHANGELIST", str(record.changelist)),
-        ("ENGINE_COMPATIBLE_CL_VERSION", str(record.effective_compatible_changelist)),
-        ("ENGINE_IS_LICENSEE_VERSION", str(int(record.is_licensee_version))),
-        ("ENGINE_IS_PROMOTED_BUILD", str(int(record.is_promoted_build))),
-        ("BRANCH_NAME", c_string_literal(record.branch_name)),
-        ("BUILD_VERSION", c_wide_string_literal(build_version)),
-        ("ENGINE_VERSION_STRING", c_string_literal(engine_version_string)),
+    values = (
+        str(record.major_version),
+        str(record.minor_version),
+        str(record.patch_version),
+        str(record.changelist),
+        str(record.effective_compatible_changelist),
+        str(int(record.is_licensee_version)),
+        str(int(record.is_promoted_build)),
+        c_string_literal(record.branch_name),
+        c_wide_string_literal(build_version),
+        c_string_literal(engine_version_string),
     )
+    defines = zip(macros, values, strict=True)
     lines = [GENERATED_MARKER, "#pragma once", "", *(f"#define {name} {value}" for name, value in defines)]
     return "\n".join(lines) + "\n"
 
@@ -353,6 +423,8 @@ def header_for(
     record: BuildVersion,
     build: str | None,
     path_for_messages: str = _DEFAULT_PATH,
+    *,
+    macros: MacroNames = UNREAL_MACROS,
 ) -> str:
     """The header's new text: generated whole when there is none or buildver generated it, else patched.
 
@@ -360,7 +432,7 @@ def header_for(
     CRLF, so that an unchanged header is not reported as out of date.
     """
     if existing_text is None or is_generated(existing_text):
-        text = render_header(record, build, path_for_messages=path_for_messages)
+        text = render_header(record, build, macros=macros, path_for_messages=path_for_messages)
         if existing_text is not None and "\r\n" in existing_text:
             text = text.replace("\n", "\r\n")
         return text
@@ -388,7 +460,37 @@ def rules_and_header(
     return chosen, header
 
 
-def plan_header(path: Path, record: BuildVersion, build: str | None, *, must_exist: bool = False) -> FileChange:
+def header_macros(chosen: ChosenRules, version_path: Path, config: Config) -> MacroNames:
+    """The names a generated header defines: Version.h's in an engine tree (the header is the engine's); elsewhere
+    names of the project's own, so that a game's header included after the engine's Version.h redefines nothing:
+    ``header-prefix``, else the ``.uproject``'s name (``RTSOpen`` gives ``RTSOPEN_``), else ``PROJECT_``;
+    ``header-macros = "unreal"`` keeps Version.h's names."""
+    if chosen.engine_root is not None or config.header_macros == "unreal":
+        return UNREAL_MACROS
+    if config.header_prefix is not None:
+        return MacroNames.prefixed(config.header_prefix)
+    from buildver.projects.engine import find_project
+
+    project = find_project(Path(os.path.abspath(version_path)).parent)
+    return MacroNames.prefixed(DEFAULT_PREFIX if project is None else project_prefix(project.stem))
+
+
+def project_prefix(name: str) -> str:
+    """``RTSOpen`` → ``RTSOPEN_``: the name in capitals, anything but ASCII letters and digits as ``_``."""
+    word = "".join(char if char.isascii() and char.isalnum() else "_" for char in name.upper()).strip("_")
+    if not word:
+        return DEFAULT_PREFIX
+    return f"{DEFAULT_PREFIX}{word}_" if word[0].isdigit() else f"{word}_"
+
+
+def plan_header(
+    path: Path,
+    record: BuildVersion,
+    build: str | None,
+    *,
+    must_exist: bool = False,
+    macros: MacroNames = UNREAL_MACROS,
+) -> FileChange:
     """The change that brings the header at ``path`` in line with ``record`` (HeaderError when ``must_exist``
     and there is none)."""
     from buildver.changes import FileChange, read_existing
@@ -401,7 +503,7 @@ def plan_header(path: Path, record: BuildVersion, build: str | None, *, must_exi
         raise HeaderError(f"{path}: the engine's Version.h is missing, and 4.18's rules patch it; {HEADER_HINT}")
     try:
         existing = None if old is None else old.decode("utf-8")
-        return FileChange(path, old, header_for(existing, record, build, str(path)).encode("utf-8"))
+        return FileChange(path, old, header_for(existing, record, build, str(path), macros=macros).encode("utf-8"))
     except UnicodeDecodeError as exc:
         raise HeaderError(f"{path}: byte {exc.start}: the header is not UTF-8; {HEADER_HINT}") from exc
     except HeaderError as exc:

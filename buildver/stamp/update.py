@@ -35,7 +35,7 @@ from buildver.stamp.depot import (
     resolve_changelist,
     resolve_compatible_changelist,
 )
-from buildver.stamp.header import plan_header, recorded_build, rules_and_header
+from buildver.stamp.header import header_macros, plan_header, recorded_build, rules_and_header
 from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.stamp.rules import ChosenRules
 from buildver.stamp.vcs import repository_writes
@@ -158,7 +158,8 @@ def plan_update(
     if header is not None:
         # A 4.18 engine's own Version.h is patched, never created: UAT fails when it is missing.
         must_exist = header == chosen.version_h and rules.patches_version_h
-        changes.append(plan_header(header, record, request.build, must_exist=must_exist))
+        macros = header_macros(chosen, version_file.path, config)
+        changes.append(plan_header(header, record, request.build, must_exist=must_exist, macros=macros))
     metadata = _plan_metadata(chosen, record, changes)
     if metadata is not None:
         changes.append(metadata)
@@ -303,8 +304,11 @@ def write_header(
 
     def plan(version_file: VersionFile) -> HeaderPlan:
         chosen, path = rules_and_header(version_file, config=config, flag=header)
+        if path is None:
+            return HeaderPlan(chosen, None)
         record = version_file.record
-        return HeaderPlan(chosen, None if path is None else plan_header(path, record, recorded_build(record)))
+        macros = header_macros(chosen, version_file.path, config)
+        return HeaderPlan(chosen, plan_header(path, record, recorded_build(record), macros=macros))
 
     return write_planned(version_path, plan, write=write, force=force)
 

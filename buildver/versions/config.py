@@ -29,6 +29,8 @@ CONFIG_FILES = ("buildver.toml", "pyproject.toml")
 _KEYS = {
     "version-file": "the Build.version to use",
     "header": "the C header that update-local regenerates or patches",
+    "header-prefix": "the prefix of a generated header's macros outside an engine tree (default: the project's name)",
+    "header-macros": "prefixed (default) or unreal: a generated header outside an engine tree with Version.h's names",
     "repository-name": "the repository name in git branches (//<name>/<branch>)",
     "rules": "the update-local rules: an engine version X.Y, or buildver (default: from the engine tree)",
     "skip-header": "true: update-local and header leave every header alone",
@@ -44,6 +46,8 @@ class Config(NamedTuple):
     source: Path | None = None
     version_file: Path | None = None
     header: Path | None = None
+    header_prefix: str | None = None
+    header_macros: str = "prefixed"
     repository_name: str | None = None
     rules: str | None = None
     skip_header: bool = False
@@ -118,11 +122,38 @@ def load_config(start: Path | None = None) -> Config:
         source=path,
         version_file=_path_setting(path, table, "version-file", where),
         header=_path_setting(path, table, "header", where),
+        header_prefix=_prefix_setting(path, table, where),
+        header_macros=_choice_setting(path, table, "header-macros", ("prefixed", "unreal"), where),
         repository_name=_string_setting(path, table, "repository-name", where),
         rules=_rules_setting(path, table, where),
         skip_header=_bool_setting(path, table, "skip-header", where),
         guard=guard,
     )
+
+
+def _prefix_setting(path: Path, table: Mapping[str, Any], where: str) -> str | None:
+    value = _string_setting(path, table, "header-prefix", where)
+    # A C identifier that the C standard does not reserve (no leading "__" or "_" and a capital letter).
+    if value is not None and (
+        not value.isascii()
+        or not (value[0].isalpha() or value[0] == "_")
+        or not value.replace("_", "a").isalnum()
+        or value.startswith("__")
+        or (value.startswith("_") and value[1:2].isupper())
+    ):
+        raise ConfigError(
+            f"{path}: {where}header-prefix {value!r} is not the start of a C identifier (letters, digits and _, "
+            "not starting with a digit, __ or _ and a capital)"
+        )
+    return value
+
+
+def _choice_setting(path: Path, table: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
+    value = table.get(key, choices[0])
+    if value not in choices:
+        shown = " or ".join(repr(choice) for choice in choices)
+        raise ConfigError(f"{path}: {where}{key} must be {shown}, not {value!r}")
+    return str(value)
 
 
 def _bool_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> bool:

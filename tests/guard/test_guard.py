@@ -24,7 +24,7 @@ from buildver.guard.checks import (
 from buildver.guard.run import run_guard
 from buildver.guard.settings import CHECKS, Finding, GuardSettings, Severity
 from buildver.projects.modules_manifest import parse_modules_manifest
-from buildver.stamp.header import render_header
+from buildver.stamp.header import MacroNames, render_header
 from buildver.versions.build_version import BuildVersion, render_new_file
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "uasset"
@@ -346,8 +346,11 @@ def test_guard_says_so_outside_git_and_with_nothing_to_check(
 def test_guard_checks_the_configured_header_and_gives_the_command_that_fixes_it(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = b'[tool.buildver]\nversion-file = "Build/Build.version"\nheader = "Source/Version.h"\n'
-    commit(repo, {"pyproject.toml": config, "Source/Version.h": render_header(BASE).encode()})
+    config = (
+        b'[tool.buildver]\nversion-file = "Build/Build.version"\nheader = "Source/Version.h"\nheader-prefix = "GAME_"\n'
+    )
+    game = MacroNames.prefixed("GAME_")
+    commit(repo, {"pyproject.toml": config, "Source/Version.h": render_header(BASE, macros=game).encode()})
     stage(repo, {"Build/Build.version": version_bytes(BASE.replace(changelist=1001))})
     code, lines = run_command(repo, monkeypatch)
     assert code == 1
@@ -355,7 +358,10 @@ def test_guard_checks_the_configured_header_and_gives_the_command_that_fixes_it(
         "Source/Version.h: error[header]: out of step with Build/Build.version; run: buildver header, then: git add "
         "Source/Version.h (to leave the header alone, set skip-header = true in [tool.buildver])"
     )
+    # Version.h's names are out of step too: outside an engine the header's names are the project's own.
     stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001)).encode()})
+    assert run_command(repo, monkeypatch)[0] == 1
+    stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001), macros=game).encode()})
     assert run_command(repo, monkeypatch) == (0, ["buildver guard: 2 files checked, no problems"])
 
 

@@ -407,7 +407,7 @@ def test_a_project_that_is_not_an_engine_still_gets_its_generated_header(
         0,
         19505902,
     )
-    assert "#define BUILT_FROM_CHANGELIST 123" in (root / "Build" / "BuildVersion.h").read_text()
+    assert "#define PROJECT_CHANGELIST 123" in (root / "Build" / "BuildVersion.h").read_text()
     capsys.readouterr()
 
 
@@ -710,7 +710,7 @@ def test_a_project_outside_an_engine_keeps_its_generated_header_whatever_rules_a
     (tmp_path / "buildver.toml").write_text('rules = "5.3"\n')
     monkeypatch.chdir(tmp_path)
     assert main(["update-local", "--cl", "5", "--branch", "B"]) == 0
-    assert "#define BUILT_FROM_CHANGELIST 5" in (tmp_path / "Build" / "BuildVersion.h").read_text()
+    assert "#define PROJECT_CHANGELIST 5" in (tmp_path / "Build" / "BuildVersion.h").read_text()
     assert main(["header", "--check"]) == 0
     assert capsys.readouterr().out.endswith("BuildVersion.h: up to date\n")
 

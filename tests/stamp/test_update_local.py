@@ -17,6 +17,7 @@ from helpers import GitRepository, git, read_github_output
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX
 from buildver.cli.app import main
 from buildver.stamp.depot import ci_branch, escape_path
+from buildver.stamp.header import MacroNames
 from buildver.stamp.uat_arguments import translate_unreal_arguments
 from buildver.stamp.update import github_output
 from buildver.versions.build_version import BuildVersion
@@ -157,44 +158,41 @@ def test_update_local_stamps_version_and_generates_a_header_that_compiles(
     }
     assert not version.read_bytes().endswith(b"\n")  # the file's own layout is kept
     values = compile_and_print(root / "Build" / "BuildVersion.h", tmp_path)
+    # Outside an engine the header's names are the project's own (no .uproject here: PROJECT_).
     assert values == {
-        "ENGINE_MAJOR_VERSION": "5",
-        "ENGINE_MINOR_VERSION": "0",
-        "ENGINE_PATCH_VERSION": "3",
-        "BUILT_FROM_CHANGELIST": "123",
-        "ENGINE_COMPATIBLE_CL_VERSION": "19505902",
-        "ENGINE_IS_LICENSEE_VERSION": "0",
-        "ENGINE_IS_PROMOTED_BUILD": "1",
-        "BRANCH_NAME": "++Game+Main",
-        "BUILD_VERSION": "++Game+Main-CL-123",
-        "ENGINE_VERSION_STRING": "5.0.3-++Game+Main-CL-123",
+        "PROJECT_MAJOR_VERSION": "5",
+        "PROJECT_MINOR_VERSION": "0",
+        "PROJECT_PATCH_VERSION": "3",
+        "PROJECT_CHANGELIST": "123",
+        "PROJECT_COMPATIBLE_CHANGELIST": "19505902",
+        "PROJECT_IS_LICENSEE_VERSION": "0",
+        "PROJECT_IS_PROMOTED_BUILD": "1",
+        "PROJECT_BRANCH_NAME": "++Game+Main",
+        "PROJECT_BUILD_VERSION": "++Game+Main-CL-123",
+        "PROJECT_VERSION_STRING": "5.0.3-++Game+Main-CL-123",
     }
 
 
-def compile_and_print(header: Path, work: Path) -> dict[str, str]:
-    """Compile a program that includes ``header`` with the machine's C compiler and print every macro."""
+PROJECT_MACROS = MacroNames.prefixed("PROJECT_")
+
+
+def compile_and_print(header: Path, work: Path, macros: MacroNames = PROJECT_MACROS) -> dict[str, str]:
+    """Compile a program that includes ``header`` with the machine's C compiler and print every macro, by name."""
     if shutil.which("cc") is None:
         pytest.skip("no C compiler (cc) on this machine")
-    numbers = [
-        "ENGINE_MAJOR_VERSION",
-        "ENGINE_MINOR_VERSION",
-        "ENGINE_PATCH_VERSION",
-        "BUILT_FROM_CHANGELIST",
-        "ENGINE_COMPATIBLE_CL_VERSION",
-        "ENGINE_IS_LICENSEE_VERSION",
-        "ENGINE_IS_PROMOTED_BUILD",
-    ]
+    numbers = macros[:7]
+    branch, build, version_string = macros[7:]
     source = work / "print_version.c"
     lines = ["#include <stdio.h>", "#include <wchar.h>", f'#include "{header}"', "int main(void) {"]
     lines += [f'  printf("{name}=%lld\\n", (long long)({name}));' for name in numbers]
     lines += [
         # Strings are printed as hex so that any byte, a newline included, comes back exactly.
-        '  printf("BRANCH_NAME=");',
-        '  for (const char *c = BRANCH_NAME; *c; ++c) printf("%02x", (unsigned char)*c);',
-        '  printf("\\nBUILD_VERSION=");',
-        '  for (const wchar_t *c = BUILD_VERSION; *c; ++c) printf("%08lx", (unsigned long)*c);',
-        '  printf("\\nENGINE_VERSION_STRING=");',
-        '  for (const char *c = ENGINE_VERSION_STRING; *c; ++c) printf("%02x", (unsigned char)*c);',
+        f'  printf("{branch}=");',
+        f'  for (const char *c = {branch}; *c; ++c) printf("%02x", (unsigned char)*c);',
+        f'  printf("\\n{build}=");',
+        f'  for (const wchar_t *c = {build}; *c; ++c) printf("%08lx", (unsigned long)*c);',
+        f'  printf("\\n{version_string}=");',
+        f'  for (const char *c = {version_string}; *c; ++c) printf("%02x", (unsigned char)*c);',
         '  printf("\\n");',
         "  return 0;",
         "}",
@@ -204,10 +202,10 @@ def compile_and_print(header: Path, work: Path) -> dict[str, str]:
     subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", "-o", str(program), str(source)], check=True)
     output = subprocess.run([str(program)], capture_output=True, text=True, check=True)
     values = dict(line.split("=", 1) for line in output.stdout.splitlines())
-    for name in ("BRANCH_NAME", "ENGINE_VERSION_STRING"):
+    for name in (branch, version_string):
         values[name] = bytes.fromhex(values[name]).decode("utf-8")
-    wide = values["BUILD_VERSION"]
-    values["BUILD_VERSION"] = "".join(chr(int(wide[i : i + 8], 16)) for i in range(0, len(wide), 8))
+    wide = values[build]
+    values[build] = "".join(chr(int(wide[i : i + 8], 16)) for i in range(0, len(wide), 8))
     return values
 
 
@@ -459,7 +457,7 @@ def test_dry_run_prints_a_diff_of_both_files_and_writes_nothing(
     assert (code, err) == (0, "")
     assert '-\t"Changelist": 0,\n+\t"Changelist": 123,' in out
     assert "+++ b/Build/BuildVersion.h" in out
-    assert "+#define BUILT_FROM_CHANGELIST 123" in out
+    assert "+#define PROJECT_CHANGELIST 123" in out
     assert snapshot(tmp_path) == before
     assert version.exists()
 
@@ -649,7 +647,7 @@ def test_header_check_reports_an_out_of_date_header_with_exit_1(
     before = snapshot(tmp_path)
     code, out, err = run(capsys, "header", "-f", str(version), "--check")
     assert code == 1
-    assert "-#define BUILT_FROM_CHANGELIST 1\n+#define BUILT_FROM_CHANGELIST 2" in out
+    assert "-#define PROJECT_CHANGELIST 1\n+#define PROJECT_CHANGELIST 2" in out
     assert "out of date; run: buildver header" in err
     assert snapshot(tmp_path) == before
     assert run(capsys, "header", "-f", str(version))[0] == 0
@@ -668,9 +666,9 @@ def test_hostile_branch_names_compile_to_exactly_that_string(
     assert (code, err) == (0, "")
     assert json.loads(version.read_bytes())["BranchName"] == branch
     values = compile_and_print(tmp_path / "Build" / "BuildVersion.h", tmp_path)
-    assert values["BRANCH_NAME"] == branch
-    assert values["BUILD_VERSION"] == f"{branch}-CL-5"
-    assert values["BUILT_FROM_CHANGELIST"] == "5"
+    assert values["PROJECT_BRANCH_NAME"] == branch
+    assert values["PROJECT_BUILD_VERSION"] == f"{branch}-CL-5"
+    assert values["PROJECT_CHANGELIST"] == "5"
 
 
 def test_configured_header_path_is_used_and_paths_outside_the_repository_refused(
@@ -684,7 +682,7 @@ def test_configured_header_path_is_used_and_paths_outside_the_repository_refused
         '[project]\nname = "game"\n\n[tool.buildver]\nheader = "Source/GameVersion.h"\n'
     )
     assert run(capsys, "update-local", "--cl", "3")[0] == 0
-    assert "#define BUILT_FROM_CHANGELIST 3" in (root / "Source" / "GameVersion.h").read_text()
+    assert "#define PROJECT_CHANGELIST 3" in (root / "Source" / "GameVersion.h").read_text()
     (root / "pyproject.toml").write_text('[tool.buildver]\nheader = "../outside.h"\n')
     code, _, err = run(capsys, "update-local", "--cl", "4")
     assert code == 1
