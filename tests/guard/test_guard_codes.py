@@ -1,4 +1,4 @@
-"""Guard findings name their check's ``[tool.buildver.guard]`` key, as linters show rule codes; the README lists
+"""Guard findings name their check's ``[tool.buildver.guard]`` key, as linters show rule codes; the guide lists
 every check with its key and default."""
 
 from __future__ import annotations
@@ -73,9 +73,9 @@ def test_the_code_is_coloured_on_a_terminal(backwards: Path) -> None:
     assert "Build/Build.version: \x1b[1;33mwarning[forced-build-id]\x1b[0m: BuildId 'forced'" in shown
 
 
-def test_the_readme_lists_every_check_with_its_key_and_default() -> None:
-    readme = (ROOT / "README.md").read_text()
-    rows = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", readme, re.MULTILINE))
+def test_the_guide_lists_every_check_with_its_key_and_default() -> None:
+    page = (ROOT / "docs" / "guard.md").read_text()
+    rows = dict(re.findall(r"^\| `([a-z-]+)` \| (error|warning) \|", page, re.MULTILINE))
     assert rows == {check.key: str(check.default) for check in CHECKS}
 
 
