@@ -1,7 +1,7 @@
 """What every command-line module shares: the app settings, the ``--file`` option, version parsing, JSON output,
 colour and the error line.
 
-Kept apart from ``cli.py`` so that the sub-apps (``cli_assets``, ``cli_data``) can use it without importing
+Kept apart from ``app`` so that the sub-apps (``assets``, ``data``, ``project``) can use it without importing
 the main app that registers them.
 """
 
@@ -37,7 +37,7 @@ def new_app(help_text: str, name: str | None = None, *, completion: bool = False
     """A typer app with buildver's settings: ``-h``, plain help, errors shown by cli.main.
 
     ``completion`` adds typer's ``--install-completion`` and ``--show-completion``: only the main app does, and
-    only when they can be used (see ``cli.build_app``).
+    only when they can be used (see ``buildver.cli.app.build_app``).
     """
     return typer.Typer(
         name=name,

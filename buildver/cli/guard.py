@@ -2,7 +2,7 @@
 
 Registered in ``buildver.cli.app`` as ``app.command("guard")``. The checks are in ``buildver.guard.checks``, run by
 ``buildver.guard.run``, imported inside the command so that other commands start fast; the guard itself never
-imports GitPython (see ``buildver.stamp.vcs``).
+imports GitPython (see ``buildver.vcs``).
 """
 
 from __future__ import annotations

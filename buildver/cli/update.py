@@ -61,7 +61,7 @@ def update_local(
             metavar="INTEGER",
             show_default=False,
             help="The changelist this build is API-compatible with; 0 means not given; default: the rules' "
-            "(see --rules and the README).",
+            "(see --rules and docs/build-machines.md).",
         ),
     ] = None,
     build: Annotated[

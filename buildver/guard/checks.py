@@ -3,8 +3,8 @@
 - ``Build.version``: it parses; against HEAD's, the version never goes backwards by GetNewest's rules;
   CompatibleChangelist is not above Changelist; a promoted build without a changelist and a forced BuildId are
   warnings; the version header, when update-local writes one, is what ``buildver header`` would write.
-- Packages (``.uasset``, ``.umap``): the staged engine can load them (``assets.classify``); no cooked or
-  unversioned package in a source tree; a package saved with an empty engine version is a warning unless
+- Packages (``.uasset``, ``.umap``): the staged engine can load them (``buildver.packages.verdicts.classify``);
+  no cooked or unversioned package in a source tree; a package saved with an empty engine version is a warning unless
   ``[Core.System] ZeroEngineVersionWarning`` turns it off in the project's ``Config/DefaultEngine.ini``.
 - ``.modules`` manifests: one BuildId per binaries folder, equal to Build.version's BuildId when that is forced.
 - Plugin descriptors (``.uplugin``): Unreal can read them, and the staged engine's CompatibleWith() accepts their
@@ -195,7 +195,7 @@ def check_package_summary(
     warn_empty: bool = True,
     settings: GuardSettings = DEFAULT_SETTINGS,
 ) -> list[Finding]:
-    """The findings about one package header; the rules for loading are ``assets.classify``'s."""
+    """The findings about one package header; the rules for loading are ``buildver.packages.verdicts.classify``'s."""
     from buildver.packages.verdicts import ScanStatus, classify
 
     status = None

@@ -1,8 +1,8 @@
 """``buildver guard``: the pre-commit checks, run on what the next commit holds (the index), not the working tree.
 
-:func:`run_guard` gathers the staged snapshot from git (``buildver.stamp.vcs``): the files to check, the engine's
-Build.version they are checked against, and the bytes each check needs; then runs ``guard_checks`` over it and
-reports (``guard_settings``). Packages are streamed, one at a time, however many are staged.
+:func:`run_guard` gathers the staged snapshot from git (``buildver.vcs``): the files to check, the engine's
+Build.version they are checked against, and the bytes each check needs; then runs ``buildver.guard.checks`` over it and
+reports (``buildver.guard.settings``). Packages are streamed, one at a time, however many are staged.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     """The staged snapshot the checks run on, read from git in two batches; None outside a repository."""
     from buildver.errors import BuildverError
     from buildver.packages.engine_ini import zero_engine_version_warning_of
-    from buildver.stamp.vcs import find_repository_root, read_blobs, staged_paths, unstaged_paths
+    from buildver.vcs import find_repository_root, read_blobs, staged_paths, unstaged_paths
     from buildver.versions.build_version import parse_build_version
     from buildver.versions.config import load_config
 
@@ -274,7 +274,7 @@ def _check_lfs_package(
     root: Path, path: str, oid: str, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
 ) -> list[Finding]:
     """A package kept in Git LFS: its index entry is a pointer, and ``git add`` put the content in the LFS store."""
-    from buildver.stamp.vcs import git_common_dir
+    from buildver.vcs import git_common_dir
 
     stored = git_common_dir(root) / "lfs" / "objects" / oid[:2] / oid[2:4] / oid
     if stored.is_file():
@@ -331,7 +331,7 @@ def _engine_ini_paths(root: Path, packages: list[str]) -> dict[str, str | None]:
 
 def _folder_manifests(root: Path, manifests: list[str]) -> list[str]:
     """Every manifest in the index beside the checked ones (their binaries folders), the checked ones included."""
-    from buildver.stamp.vcs import index_paths_under
+    from buildver.vcs import index_paths_under
 
     folders = sorted({posixpath.dirname(path) for path in manifests})
     in_index = index_paths_under(root, folders)

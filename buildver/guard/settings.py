@@ -1,7 +1,8 @@
 """The guard's checks, their settings in ``[tool.buildver.guard]``, and what it reports: findings and a summary.
 
 Every check has a key (shown with each finding, as linters show rule codes) set to ``"error"``, ``"warning"`` or
-``"off"``. Nothing here reads files: ``guard_checks`` produces findings, ``guard`` gathers what they check.
+``"off"``. Nothing here reads files: ``buildver.guard.checks`` produces findings, ``buildver.guard.run``
+gathers what they check.
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 from buildver import _lazy_face
 
 if TYPE_CHECKING:
-    from buildver.packages.custom_versions import StoredCustomVersion
     from buildver.packages.engine_ini import zero_engine_version_warning
     from buildver.packages.object_versions import RELEASE_OBJECT_VERSIONS, ReleaseObjectVersions, object_versions_for
     from buildver.packages.reader import parse_package_summary, read_package_summary
@@ -21,7 +20,6 @@ __all__ = [
     "ReleaseObjectVersions",
     "ScanResult",
     "ScanStatus",
-    "StoredCustomVersion",
     "classify",
     "iter_packages",
     "object_versions_for",
@@ -38,7 +36,6 @@ if not TYPE_CHECKING:
         {
             "CustomVersionFormat": "summary",
             "PackageSummary": "summary",
-            "StoredCustomVersion": "custom_versions",
             "parse_package_summary": "reader",
             "read_package_summary": "reader",
             "RELEASE_OBJECT_VERSIONS": "object_versions",

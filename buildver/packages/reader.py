@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 
 from buildver._records import trusted_builder
 from buildver.errors import PackageFormatError
-from buildver.packages.custom_versions import StoredCustomVersion
 from buildver.packages.object_versions import (
     KNOWN_MAX_FILE_VERSION_UE4,
     KNOWN_MAX_FILE_VERSION_UE5,
     KNOWN_MIN_LEGACY_FILE_VERSION,
 )
 from buildver.packages.summary import PACKAGE_FILE_TAG, PKG_FILTER_EDITOR_ONLY, PackageSummary
+from buildver.versions.custom_versions import StoredCustomVersion
 from buildver.versions.engine_version import EngineVersion
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 The walk is sorted and streams (memory stays flat however large the tree); names that are not regular files
 (FIFOs, devices, dangling links) are reported without being opened; ``jobs > 1`` spreads the reading over
-processes. Each package's status is ``assets.classify``'s. Nothing here prints.
+processes. Each package's status is ``buildver.packages.verdicts.classify``'s. Nothing here prints.
 """
 
 from __future__ import annotations

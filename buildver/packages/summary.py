@@ -8,8 +8,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from buildver.packages.custom_versions import StoredCustomVersion
 from buildver.packages.object_versions import KNOWN_MIN_LEGACY_FILE_VERSION, newer_than_release, object_versions_for
+from buildver.versions.custom_versions import StoredCustomVersion
 from buildver.versions.engine_version import EngineVersion
 
 __all__ = [

@@ -1,8 +1,8 @@
 """Whether an engine can load a package safely: one :class:`ScanStatus` per package header.
 
 The rules are those of Unreal's linker (``docs/unreal-rules.md``: ZeroEngineVersionWarning and the package
-header rules). ``asset_scan`` finds the packages under folders and applies these rules to each; the guard
-applies them to staged packages. Nothing here prints or walks folders.
+header rules). ``buildver.packages.scanning`` finds the packages under folders and applies these rules to each;
+the guard applies them to staged packages. Nothing here prints or walks folders.
 """
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from buildver.errors import DataVersionError, DocumentError, NewerDataError, SchemaError
-from buildver.packages.custom_versions import StoredCustomVersion
 from buildver.serialization.schema import Schema
 from buildver.serialization.versions import CustomVersionKey, _key, normalize_guid
+from buildver.versions.custom_versions import StoredCustomVersion
 
 __all__ = [
     "HEADER_FORMAT",

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from buildver.errors import SourceError
-from buildver.stamp.vcs import RepositoryState, read_repository
+from buildver.vcs import RepositoryState, read_repository
 from buildver.versions.engine_version import MAX_CHANGELIST
 
 T = TypeVar("T")

@@ -2,7 +2,7 @@
 
 The rules of each UAT generation are data in ``buildver.versions.generations``; this module chooses one for a
 version file (``--rules``, the configuration, or the tree's own engine version) and the header it writes.
-``update_local`` applies; nothing here reads more than a folder's existence.
+``buildver.stamp.update`` applies; nothing here reads more than a folder's existence.
 """
 
 from __future__ import annotations

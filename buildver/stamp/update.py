@@ -1,7 +1,8 @@
 """Unreal's ``UpdateLocalVersion`` for build machines: stamp Build.version and its C header, all or nothing.
 
-The rules are those of the engine being stamped (``update_rules``: one rule set per generation of UAT), or
-buildver's own outside an engine tree. For every generation (``docs/unreal-rules.md`` cites the sources):
+The rules are those of the engine being stamped (``buildver.versions.generations``: one rule set per generation
+of UAT, chosen by ``buildver.stamp.rules``), or buildver's own outside an engine tree. For every generation
+(``docs/unreal-rules.md`` cites the sources):
 
 - Changelist = ``-CL``, else ``uebp_CL``, else a Perforce CI variable, else git's commit count (``depot``).
 - BranchName = ``-Branch``, else ``EscapePath(uebp_BuildRoot_P4)``, else CI or git.
@@ -38,7 +39,7 @@ from buildver.stamp.depot import (
 from buildver.stamp.header import header_macros, plan_header, recorded_build, rules_and_header
 from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.stamp.rules import ChosenRules
-from buildver.stamp.vcs import repository_writes
+from buildver.vcs import repository_writes
 from buildver.versions.build_version import FIELDS, BuildVersion, VersionFile, load_build_version, parse_build_version
 from buildver.versions.config import Config
 from buildver.versions.generations import CompatibleDefault, LicenseeDefault, MetadataVersion

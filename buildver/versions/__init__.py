@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         load_version_file,
         version_file_path,
     )
+    from buildver.versions.custom_versions import StoredCustomVersion
     from buildver.versions.engine_tree import engine_root
     from buildver.versions.engine_version import EngineVersion, VersionComparison, VersionComponent
     from buildver.versions.generations import BUILDVER_RULES, GENERATIONS, RuleSet, generation_of, rule_set_named
@@ -36,6 +37,7 @@ __all__ = [
     "Config",
     "EngineVersion",
     "RuleSet",
+    "StoredCustomVersion",
     "VersionComparison",
     "VersionComponent",
     "VersionFile",
@@ -61,6 +63,7 @@ if not TYPE_CHECKING:
     __getattr__, __dir__ = _lazy_face(
         __name__,
         {
+            "StoredCustomVersion": "custom_versions",
             "EngineVersion": "engine_version",
             "VersionComparison": "engine_version",
             "VersionComponent": "engine_version",

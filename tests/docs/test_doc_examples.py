@@ -31,7 +31,7 @@ FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
 """Real Unreal packages beside the checkout, never copied into it; the examples over them skip without it."""
 
 MARK = re.compile(r"^<!-- (?P<kind>example|not run): ?(?P<attributes>.*?) -->$")
-BLOCK = re.compile(r"^(?P<fence>```+)(?P<language>console|pycon)\n(?P<body>.*?)^(?P=fence)$", re.MULTILINE | re.DOTALL)
+BLOCK = re.compile(r"^(?P<fence>```+)(?P<language>console|pycon|python)\n(?P<body>.*?)^(?P=fence)$", re.MULTILINE | re.DOTALL)
 EXIT_CODE = '; echo "exit $?"'
 
 # Variables through which a build system or CI changes what buildver does (the changelist and branch sources,
@@ -78,7 +78,8 @@ class Example:
 
 
 def blocks(path: Path) -> list[tuple[int, str, str, re.Match[str] | None]]:
-    """Every ``console`` and ``pycon`` block of a page: its line, language, text, and the comment above it."""
+    """Every ``console``, ``pycon`` and ``python`` block of a page: its line, language, text, and the comment above it
+    (only ``console`` and ``pycon`` blocks can be run; a ``python`` block says why it is not)."""
     text = path.read_text(encoding="utf-8")
     found = []
     for block in BLOCK.finditer(text):

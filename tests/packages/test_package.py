@@ -17,7 +17,6 @@ from package_builder import CORE, ERAS, FILTER_EDITOR_ONLY, FOLIAGE, CustomVersi
 import buildver.packages.reader
 from buildver import EngineVersion
 from buildver.errors import BuildverError, PackageFormatError
-from buildver.packages.custom_versions import StoredCustomVersion
 from buildver.packages.object_versions import (
     KNOWN_MAX_FILE_VERSION_UE4,
     KNOWN_MAX_FILE_VERSION_UE5,
@@ -26,6 +25,7 @@ from buildver.packages.object_versions import (
 )
 from buildver.packages.reader import parse_package_summary, read_package_summary
 from buildver.packages.summary import CustomVersionFormat, PackageSummary
+from buildver.versions.custom_versions import StoredCustomVersion
 
 FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "uasset"
 MANIFEST = FIXTURES / "MANIFEST.tsv"

@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 from buildver._records import trusted_builder
-from buildver.packages.custom_versions import StoredCustomVersion
 from buildver.packages.summary import PackageSummary
 from buildver.packages.verdicts import ScanResult, ScanStatus
+from buildver.versions.custom_versions import StoredCustomVersion
 from buildver.versions.engine_version import EngineVersion
 
 ENGINE = EngineVersion.parse("5.5.4-40574608+++UE5+Release-5.5")
