@@ -12,13 +12,20 @@ if TYPE_CHECKING:
         parse_plugin_descriptor,
         parse_project_descriptor,
     )
-    from buildver.projects.engine import ProjectEngine, find_project, installed_engines, project_engine
+    from buildver.projects.engine import ProjectEngine, installed_engines, project_engine
+    from buildver.projects.game import GameProject, read_game_project
+    from buildver.projects.game_version import GameVersions, load_game_versions
     from buildver.projects.lenient_version import parse_unreal_engine_version
     from buildver.projects.modules_manifest import ModulesManifest, parse_modules_manifest
+    from buildver.projects.project_file import find_project
+    from buildver.projects.unreal_ini import IniDocument, parse_ini
     from buildver.projects.verdicts import CheckResult, Kind, Status, check_association, check_manifests, check_plugin
 
 __all__ = [
     "CheckResult",
+    "GameProject",
+    "GameVersions",
+    "IniDocument",
     "Kind",
     "ModulesManifest",
     "PluginDescriptor",
@@ -33,11 +40,14 @@ __all__ = [
     "find_descriptors",
     "find_project",
     "installed_engines",
+    "load_game_versions",
+    "parse_ini",
     "parse_modules_manifest",
     "parse_plugin_descriptor",
     "parse_project_descriptor",
     "parse_unreal_engine_version",
     "project_engine",
+    "read_game_project",
 ]
 
 if not TYPE_CHECKING:
@@ -45,7 +55,13 @@ if not TYPE_CHECKING:
         __name__,
         {
             "ProjectEngine": "engine",
-            "find_project": "engine",
+            "find_project": "project_file",
+            "GameProject": "game",
+            "read_game_project": "game",
+            "GameVersions": "game_version",
+            "load_game_versions": "game_version",
+            "IniDocument": "unreal_ini",
+            "parse_ini": "unreal_ini",
             "installed_engines": "engine",
             "project_engine": "engine",
             "PluginDescriptor": "descriptors",

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from buildver.errors import DescriptorError, EngineLookupError
-from buildver.file_names import PROJECT_SUFFIX
 from buildver.projects.descriptor_json import read_object
+from buildver.projects.project_file import find_project
 from buildver.reading import read_regular_file
 
 __all__ = [
@@ -36,7 +36,6 @@ __all__ = [
     "EngineInstallation",
     "ProjectEngine",
     "engine_version_file",
-    "find_project",
     "installed_engines",
     "is_engine_root",
     "project_engine",
@@ -257,28 +256,6 @@ def installed_engines(
         looked.append(str(install_ini))
         engines += read_install_ini(install_ini)
     return engines, looked
-
-
-def find_project(start: Path) -> Path | None:
-    """The ``.uproject`` at ``start``, in it, or in the nearest folder above it that has one (the first by name if
-    several)."""
-    folder = Path(os.path.abspath(start))
-    if folder.is_file():
-        if folder.name.lower().endswith(PROJECT_SUFFIX):
-            return folder
-        folder = folder.parent  # a plugin or a package: its project is above it
-    for candidate in (folder, *folder.parents):
-        try:
-            projects = sorted(
-                entry
-                for entry in candidate.iterdir()
-                if entry.name.lower().endswith(PROJECT_SUFFIX) and entry.is_file()
-            )
-        except OSError:
-            continue
-        if projects:
-            return projects[0]
-    return None
 
 
 def project_engine(

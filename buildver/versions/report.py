@@ -62,7 +62,13 @@ def describe_version_file(version_file: VersionFile) -> str:
 
 def bare_values(version_file: VersionFile, names: list[str]) -> str:
     """The value of each named field on a line of its own, for a script; a value holding a line break is refused."""
-    return "".join(f"{_one_line(version_file, name, field_value(version_file, name))}\n" for name in names)
+    return value_lines(version_file, [(name, field_value(version_file, name)) for name in names])
+
+
+def value_lines(version_file: VersionFile, values: list[tuple[str, object]]) -> str:
+    """Each value on a line of its own, in the order asked (a name asked twice, twice), for a script; a value
+    holding a line break is refused."""
+    return "".join(f"{_one_line(version_file, name, value)}\n" for name, value in values)
 
 
 def environment_lines(version_file: VersionFile, fields: dict[str, object]) -> str:

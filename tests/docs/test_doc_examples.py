@@ -31,7 +31,9 @@ FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
 """Real Unreal packages beside the checkout, never copied into it; the examples over them skip without it."""
 
 MARK = re.compile(r"^<!-- (?P<kind>example|not run): ?(?P<attributes>.*?) -->$")
-BLOCK = re.compile(r"^(?P<fence>```+)(?P<language>console|pycon|python)\n(?P<body>.*?)^(?P=fence)$", re.MULTILINE | re.DOTALL)
+BLOCK = re.compile(
+    r"^(?P<fence>```+)(?P<language>console|pycon|python)\n(?P<body>.*?)^(?P=fence)$", re.MULTILINE | re.DOTALL
+)
 EXIT_CODE = '; echo "exit $?"'
 
 # Variables through which a build system or CI changes what buildver does (the changelist and branch sources,

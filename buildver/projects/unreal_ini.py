@@ -1,0 +1,894 @@
+"""Unreal's config files (``.ini``), read the way Unreal reads them and edited in place, every other byte kept.
+
+Unreal has two readers of a project's config, and they disagree on details, so a document is read by both:
+
+- the engine's (C++ ``FConfigFile``), which the editor and the game use; ``ProjectVersion`` is read by it;
+- UnrealBuildTool's (C# ``ConfigFile`` and ``ConfigHierarchy``), which packaging uses; Android's ``StoreVersion`` and
+  iOS's ``VersionInfo`` are read by it.
+
+Sources (repository@commit, file, function), one letter each in the table below:
+
+- A: elmachotroso/unreal_devtoolbox@9d0f90ca (5.1.1), ``Runtime/Core/Private/Misc/ConfigCacheIni.cpp``,
+  ``FConfigFile::CombineFromBuffer`` (a file combined into the hierarchy: prefixes are commands) and
+  ``FConfigSection::HandleAddCommand`` / ``HandleArrayOfKeyedStructsCommand``; the same code at @1c24a3df (5.0.3);
+  the same line rules in an unnamed 4.x copy (``find_string``, ``Cmd=='+' || ... || Cmd == '*'``).
+- B: unicorn2022/UE5.8.0@5d9a05c1 (5.8.0), ``ConfigCacheIni.cpp``, ``FillFileFromBuffer``,
+  ``FConfigFile::ProcessCommand`` and ``ShouldExportQuotedString`` (what Unreal quotes when it writes a value).
+- C: elmachotroso/unreal_devtoolbox@9d0f90ca, ``Runtime/Core/Private/Misc/Parse.cpp``, ``ParseLineExtended``
+  (``bExact`` false) and ``ParseQuotedString``; D: unicorn2022/UE5.8.0@5d9a05c1, ``Parse.cpp``,
+  ``ParseLineExtended`` with the flags ``FillFileFromBuffer`` passes.
+- E: elmachotroso/unreal_devtoolbox@9d0f90ca, ``Runtime/Core/Private/Misc/FileHelper.cpp``,
+  ``FFileHelper::BufferToString`` (what ``LoadFileToString`` decodes).
+- F: elmachotroso/unreal_devtoolbox@9d0f90ca, ``Programs/UnrealBuildTool/System/ConfigFile.cs``,
+  ``ReadIntoSections`` and ``TryAddConfigLine``; G: the same commit, ``System/ConfigHierarchy.cs``,
+  ``ConfigHierarchySection`` (the merge) and ``TryGetValue``.
+- H: elmachotroso/unreal_devtoolbox@9d0f90ca, ``Runtime/Core/Public/Containers/Set.h`` (``LinkElement`` puts a new
+  element first in its hash chain, ``Rehash`` relinks in array order) and ``Map.h`` (``MultiFind`` reverses that
+  chain "to maintain order", ``RemoveSingle`` walks it): ``FConfigSection::Find`` gives the *last* pair of a key.
+
+=================================  ==========================================================  ======================
+rule                               engine (C++)                                                UnrealBuildTool (C#)
+=================================  ==========================================================  ======================
+encoding                           UTF-16 LE/BE with a BOM (even size only), else UTF-8, a      .NET ``StreamReader``:
+                                   UTF-8 BOM skipped (E); buildver refuses undecodable bytes    the same BOMs (F)
+                                   and NUL, where Unreal would stop or substitute
+lines                              ends at CR or LF; blank lines skipped (A)                    ``ReadLine``: CR, LF,
+                                                                                                CRLF (F)
+continuation                       ``\\`` before the line break joins with a space; a ``{``     a line ending in ``\\``
+                                   not in quotes joins lines until ``}``; braces dropped (C)    takes the next line,
+                                                                                                backslash kept (F)
+``|`` outside quotes               starts a new line (C, 5.1; no longer in 5.8, D)              nothing special
+comments                           ``;`` as the line's first character (no leading space);     ``;`` or ``//`` as the
+                                   ``//`` outside quotes ends the line anywhere (A, C)          first non-blank (F)
+section header                     ``[`` first (no leading space), ``]`` last after trimming    ``[`` first non-blank,
+                                   (A); same name again: the same section, merged (A)          ``]`` last; merged; a
+                                                                                                ``[`` line without
+                                                                                                ``]`` drops the lines
+                                                                                                after it (F)
+key=value                          first ``=``; key and value trimmed of whitespace; ``~``      first ``=``; space and
+                                   dropped before the key (A)                                   tab trimmed (F)
+quoted value                       ``"..."`` with escapes (``\\"`` ``\\\\`` ``\\n`` ``\\t``     outer quotes dropped,
+                                   octal, ``\\x``, ``\\u``, ``\\U``); text after the closing    nothing unescaped (F)
+                                   quote dropped (C)
+prefix ``+``                       add unless the same value is there (case-sensitive) (A)     add, even a duplicate
+prefix ``.``                       add, even a duplicate (A)                                    part of the key (F)
+prefix ``-``                       remove the last equal value, case-sensitive (A, H)          remove every equal
+                                                                                                value, any case (G)
+prefix ``!``                       remove every value of the key (A)                            the same (G)
+prefix ``@``                       ``@Key=Name``: later ``Key`` lines whose ``Name=`` matches   part of the key (F)
+                                   an entry replace it (A); ``*``: the same for per-object
+                                   sections, not modelled here
+plain ``Key=Value``                replaces the key's last value, else adds one (A, B, H)      replaces all values (G)
+single value read                  the last value (H)                                          the first value (G)
+names                              section and key names ignore case (FString, FName)           ignore case (F, G)
+=================================  ==========================================================  ======================
+
+5.8 (B, D) also knows ``^`` (empty the key) and no longer splits at ``|``; this module reads as 5.1 does, and the
+writer refuses what would read differently. Not modelled: ``ConfigRedirects.ini`` section and key renames, ``%GAME%``
+style expansions, the engine's own ``Base*.ini`` files (callers say what a missing key defaults to).
+
+:meth:`IniDocument.with_value` edits only a key set by one plain ``Key=Value`` line that both readers read alike
+(its value bytes change, nothing else: encoding, BOM, line endings, comments, order, spacing and quoting stay), or
+adds ``Key=Value`` at the end of the section's last occurrence, or a new section at the end of the file. A value
+either reader would read differently is refused, and the result is read again by both readers and compared.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from buildver.errors import BuildverError
+
+__all__ = [
+    "IniAction",
+    "IniDocument",
+    "IniEncoding",
+    "IniEntry",
+    "IniError",
+    "IniReader",
+    "IniValue",
+    "effective_value",
+    "lookup",
+    "parse_ini",
+    "set_ini_value",
+]
+
+
+class IniError(BuildverError):
+    """An ini file that cannot be read, or a value that cannot be written safely: ``<file>: line N: <what>``."""
+
+
+class IniReader(enum.Enum):
+    """Which of Unreal's two config readers a value is read with."""
+
+    ENGINE = "engine"
+    """The engine's ``FConfigFile``: the editor and the game (``ProjectVersion``)."""
+    UBT = "ubt"
+    """UnrealBuildTool's ``ConfigHierarchy``: packaging (Android's and iOS's versions)."""
+
+
+class IniEncoding(enum.Enum):
+    """How the file's text is encoded, as ``FFileHelper::BufferToString`` tells them apart."""
+
+    UTF8 = "UTF-8"
+    UTF8_BOM = "UTF-8 with a byte-order mark"
+    UTF16_LE = "UTF-16 little-endian with a byte-order mark"
+    UTF16_BE = "UTF-16 big-endian with a byte-order mark"
+
+    @property
+    def codec(self) -> str:
+        """The Python codec of the text after the byte-order mark."""
+        return _CODECS[self][0]
+
+    @property
+    def bom(self) -> bytes:
+        """The byte-order mark the file starts with (empty for plain UTF-8)."""
+        return _CODECS[self][1]
+
+
+_CODECS = {
+    IniEncoding.UTF8: ("utf-8", b""),
+    IniEncoding.UTF8_BOM: ("utf-8", b"\xef\xbb\xbf"),
+    IniEncoding.UTF16_LE: ("utf-16-le", b"\xff\xfe"),
+    IniEncoding.UTF16_BE: ("utf-16-be", b"\xfe\xff"),
+}
+
+
+class IniAction(enum.Enum):
+    """A line's prefix as written; what it does depends on the reader (UnrealBuildTool's ``+`` adds duplicates)."""
+
+    SET = ""
+    ADD_UNIQUE = "+"
+    ADD = "."
+    REMOVE = "-"
+    CLEAR = "!"
+    STRUCT_KEY = "@"
+    PER_OBJECT_STRUCT_KEY = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class IniEntry:
+    """One key line as one reader reads it: its section, prefix, key, value and physical lines."""
+
+    section: str
+    action: IniAction
+    key: str
+    value: str
+    line: int
+    """The first physical line (1-based)."""
+    last_line: int
+    """The last physical line: more than ``line`` when the line was continued."""
+
+
+@dataclass(frozen=True, slots=True)
+class IniValue:
+    """A value a reader ends up with, and the file and line that set it."""
+
+    value: str
+    path: str
+    line: int
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SPECIAL = re.compile(r"[|\\{}]|//")
+"""What makes ParseLineExtended depart from the physical line (quotes alone change nothing without these)."""
+_CPP_SPACE = " \t\n\v\f\r"
+"""What ``FChar::IsWhitespace`` (``iswspace`` in the C locale) trims."""
+_UBT_SPACE = " \t"
+_ENGINE_PREFIXES = {action.value: action for action in IniAction if action is not IniAction.SET}
+_UBT_PREFIXES = {"+": IniAction.ADD_UNIQUE, "-": IniAction.REMOVE, "!": IniAction.CLEAR}
+
+
+@dataclass(frozen=True, slots=True)
+class _Header:
+    name: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Reading:
+    entries: tuple[IniEntry, ...]
+    headers: tuple[_Header, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IniDocument:
+    """One config file: its bytes, its text, and what each of Unreal's readers reads from it. No I/O."""
+
+    path: str
+    data: bytes
+    encoding: IniEncoding
+    text: str
+    line_starts: tuple[int, ...]
+    """The text offset where each physical line starts."""
+    engine: _Reading
+    ubt: _Reading
+
+    @property
+    def newline(self) -> str:
+        """The file's most common line break ("\\n" when it has none)."""
+        counts = Counter(match.group() for match in _LINE_BREAK.finditer(self.text))
+        return counts.most_common(1)[0][0] if counts else "\n"
+
+    def entries(self, reader: IniReader = IniReader.ENGINE) -> tuple[IniEntry, ...]:
+        """Every key line the reader takes, in file order."""
+        return self._reading(reader).entries
+
+    def sections(self, reader: IniReader = IniReader.ENGINE) -> tuple[str, ...]:
+        """The section names, in order of first appearance (a repeated section is one section)."""
+        seen: dict[str, str] = {}
+        for header in self._reading(reader).headers:
+            seen.setdefault(header.name.lower(), header.name)
+        return tuple(seen.values())
+
+    def get(self, section: str, key: str, *, reader: IniReader = IniReader.ENGINE) -> str | None:
+        """The value the reader ends up with for a single-valued key, or None when the file leaves none."""
+        found = effective_value((self,), section, key, reader=reader)
+        return None if found is None else found.value
+
+    def get_all(self, section: str, key: str, *, reader: IniReader = IniReader.ENGINE) -> tuple[str, ...]:
+        """The key's values as an array, in the reader's order."""
+        return tuple(found.value for found in lookup((self,), section, key, reader=reader))
+
+    def value(self, section: str, key: str, *, reader: IniReader = IniReader.ENGINE) -> IniValue | None:
+        """Like :meth:`get`, with the line that set the value."""
+        return effective_value((self,), section, key, reader=reader)
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based physical line of a text offset."""
+        return bisect_right(self.line_starts, offset)
+
+    def with_value(self, section: str, key: str, value: str) -> bytes:
+        """The file's bytes with ``key`` in ``section`` set to ``value``; raises IniError when that is not safe."""
+        return _Writer(self, section, key).write(value)
+
+    def write_line(self, section: str, key: str) -> int:
+        """The physical line :meth:`with_value` would write (its number before any line is added)."""
+        return _Writer(self, section, key).target_line()
+
+    def _reading(self, reader: IniReader) -> _Reading:
+        return self.engine if reader is IniReader.ENGINE else self.ubt
+
+
+def parse_ini(data: bytes, path: str) -> IniDocument:
+    """Read a config file's bytes; ``path`` names it in messages. Raises IniError for bytes Unreal would mangle."""
+    encoding, text = _decode(data, path)
+    starts = [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+    if len(starts) > 1 and starts[-1] == len(text):
+        starts.pop()  # a final line break does not start a line
+    line_starts = tuple(starts)
+    return IniDocument(
+        path, data, encoding, text, line_starts, _read_engine(text, line_starts), _read_ubt(text, line_starts)
+    )
+
+
+def set_ini_value(data: bytes, section: str, key: str, value: str, path: str) -> bytes:
+    """``parse_ini(data, path).with_value(section, key, value)``."""
+    return parse_ini(data, path).with_value(section, key, value)
+
+
+def lookup(
+    documents: Iterable[IniDocument], section: str, key: str, *, reader: IniReader = IniReader.ENGINE
+) -> tuple[IniValue, ...]:
+    """The key's values after the documents are combined in order (a hierarchy, as each reader merges it)."""
+    section_name, key_name = section.lower(), key.lower()
+    lines = [
+        (document.path, entry)
+        for document in documents
+        for entry in document.entries(reader)
+        if entry.section.lower() == section_name
+    ]
+    if reader is IniReader.ENGINE:
+        return _merge_engine(lines, key_name)
+    return _merge_ubt(lines, key_name)
+
+
+def effective_value(
+    documents: Iterable[IniDocument], section: str, key: str, *, reader: IniReader = IniReader.ENGINE
+) -> IniValue | None:
+    """The single value the reader gives: the engine's ``Find`` takes the last value, UnrealBuildTool the first."""
+    values = lookup(documents, section, key, reader=reader)
+    if not values:
+        return None
+    return values[-1] if reader is IniReader.ENGINE else values[0]
+
+
+# Reading ------------------------------------------------------------------------------------------------------------
+
+
+def _decode(data: bytes, path: str) -> tuple[IniEncoding, str]:
+    size = len(data)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        if size % 2:
+            raise IniError(
+                f"{path}: line 1: a UTF-16 byte-order mark but an odd number of bytes ({size}): "
+                "Unreal would read it as UTF-8"
+            )
+        encoding = IniEncoding.UTF16_LE if data[0] == 0xFF else IniEncoding.UTF16_BE
+    elif data.startswith(b"\xef\xbb\xbf"):
+        encoding = IniEncoding.UTF8_BOM
+    else:
+        encoding = IniEncoding.UTF8
+    body = data[len(encoding.bom) :]
+    try:
+        text = body.decode(encoding.codec)
+    except UnicodeDecodeError as exc:
+        line = _count_lines(body[: exc.start].decode(encoding.codec, "replace"))
+        raise IniError(f"{path}: line {line}: bytes that are not {encoding.codec.upper()} (byte {exc.start})") from None
+    nul = text.find("\0")
+    if nul >= 0:
+        line = _count_lines(text[:nul])
+        raise IniError(f"{path}: line {line}: a NUL character: Unreal stops reading the file there")
+    return encoding, text
+
+
+def _count_lines(text: str) -> int:
+    return len(_LINE_BREAK.findall(text)) + 1
+
+
+def _physical_lines(text: str, line_starts: Sequence[int]) -> list[str]:
+    """Each physical line without its line break, as ``ReadLine`` returns them."""
+    ends = [*line_starts[1:], len(text)]
+    return [text[start:end].rstrip("\r\n") if end > start else "" for start, end in zip(line_starts, ends, strict=True)]
+
+
+def _read_engine(text: str, line_starts: Sequence[int]) -> _Reading:
+    """``FConfigFile::CombineFromBuffer`` (A) over ``ParseLineExtended`` (C)."""
+    entries: list[IniEntry] = []
+    headers: list[_Header] = []
+    section: str | None = None
+    position, size = 0, len(text)
+    while position < size:
+        while position < size and text[position] in "\r\n":
+            position += 1
+        if position >= size:
+            break
+        start = position
+        logical, end, position = _line_extended(text, position)
+        first_line = bisect_right(line_starts, start)
+        last_line = bisect_right(line_starts, max(start, end - 1))
+        line = logical.rstrip(_CPP_SPACE)
+        if len(line) >= 2 and line[0] == "[" and line[-1] == "]":
+            section = line[1:-1]
+            headers.append(_Header(section, first_line))
+            continue
+        if section is None or not line or line[0] == ";":
+            continue
+        equals = line.find("=")
+        if equals < 0:
+            continue
+        key = line[:equals].lstrip(_CPP_SPACE)
+        key = key.removeprefix("~")  # "~ is a packaging [marker] and should be skipped at runtime"
+        action = _ENGINE_PREFIXES.get(key[:1], IniAction.SET) if key else IniAction.SET
+        if action is not IniAction.SET:
+            key = key[1:]
+        key = key.rstrip(_CPP_SPACE)
+        value = line[equals + 1 :].strip(_CPP_SPACE)
+        if value.startswith('"'):
+            value = _quoted_string(value)
+        entries.append(IniEntry(section, action, key, value, first_line, last_line))
+    return _Reading(tuple(entries), tuple(headers))
+
+
+def _line_extended(text: str, position: int) -> tuple[str, int, int]:
+    """``ParseLineExtended`` as 4.x to 5.1 call it from the config reader: the logical line, where its text ends,
+    and where the next one starts."""
+    size = len(text)
+    line_break = _LINE_BREAK.search(text, position)
+    line_end = line_break.start() if line_break else size
+    plain = text[position:line_end]
+    if not _SPECIAL.search(plain):  # nothing ParseLineExtended would treat specially: the line as it is
+        position = line_end
+        while position < size and text[position] in "\r\n":
+            position += 1
+        return plain, line_end, position
+    out: list[str] = []
+    quoted = ignore = False
+    depth = 0
+    while position < size and (text[position] not in "\r\n" or depth > 0):
+        char = text[position]
+        if not quoted and text.startswith("//", position):
+            ignore = True
+        if not quoted and char == "|":
+            break
+        following = text[position + 1] if position + 1 < size else ""
+        if char in "\r\n":  # a line break inside braces
+            out.append(" ")
+            position += 1
+            if position < size and text[position] in "\r\n":
+                position += 1
+        elif not quoted and char == "\\" and following and following in "\r\n":
+            out.append(" ")
+            position += 2
+            if position < size and text[position] in "\r\n":
+                position += 1
+        elif not quoted and char == "{":
+            depth += 1
+            position += 1
+        elif not quoted and char == "}" and depth > 0:
+            depth -= 1
+            position += 1
+        elif quoted and not ignore and char == "\\" and following and following in '"\\':
+            out.append(char + following)
+            position += 2
+        else:
+            if char == '"':
+                quoted = not quoted
+            if not ignore:
+                out.append(char)
+            position += 1
+    end = position
+    while position < size and text[position] in "\r\n|":
+        position += 1
+    return "".join(out), end, position
+
+
+_OCTAL, _HEX = "01234567", "0123456789abcdefABCDEF"
+_SIMPLE_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def _quoted_string(value: str) -> str:
+    """``FParse::QuotedString`` (C): the text between the quotes, escapes resolved; the rest of the value dropped."""
+    out: list[str] = []
+    position, size = 1, len(value)
+    while position < size:
+        char = value[position]
+        if char in '"\r\n':
+            break
+        position += 1
+        if char != "\\":
+            out.append(char)
+            continue
+        escape = value[position] if position < size else ""
+        following = value[position + 1] if position + 1 < size else ""
+        if escape and escape in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[escape])
+            position += 1
+        elif escape and escape in _OCTAL:
+            digits = _take(value, position, _OCTAL, 3)
+            out.append(chr(int(digits, 8)))
+            position += len(digits)
+        elif escape in ("x", "u", "U") and following and following in _HEX:
+            digits = _take(value, position + 1, _HEX, {"x": size, "u": 4, "U": 8}[escape])
+            code = int(digits, 16) & (0xFFFF if escape == "x" else 0xFFFFFFFF)  # \x is cast to a 16-bit TCHAR
+            out.append(chr(code) if code <= 0x10FFFF else "?")
+            position += 1 + len(digits)
+        else:  # an unknown escape keeps its backslash
+            out.append("\\" + escape)
+            position += 1
+    return "".join(out)
+
+
+def _take(text: str, position: int, allowed: str, limit: int) -> str:
+    end = position
+    while end < len(text) and end - position < limit and text[end] in allowed:
+        end += 1
+    return text[position:end]
+
+
+def _read_ubt(text: str, line_starts: Sequence[int]) -> _Reading:
+    """``ConfigFile.ReadIntoSections`` and ``TryAddConfigLine`` (F)."""
+    lines = _physical_lines(text, line_starts)
+    entries: list[IniEntry] = []
+    headers: list[_Header] = []
+    section: str | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        first_line = index + 1
+        index += 1
+        start = next((i for i, char in enumerate(line) if char not in _UBT_SPACE), -1)
+        if start < 0:
+            continue
+        end = len(line)
+        while end > start:
+            if line[end - 1] == "\\":  # an escaped line break: the next line is appended, the backslash kept
+                if index >= len(lines):
+                    break
+                line += lines[index]
+                index += 1
+                end = len(line)
+                continue
+            if line[end - 1] not in _UBT_SPACE:
+                break
+            end -= 1
+        if line[start] == ";" or line.startswith("//", start):
+            continue
+        if line[start] == "[":
+            section = None
+            if line[end - 1] == "]" and end - 1 > start:
+                section = line[start + 1 : end - 1]
+                headers.append(_Header(section, first_line))
+            continue
+        if section is not None:
+            entry = _ubt_entry(section, line, start, end, first_line, index)
+            if entry is not None:
+                entries.append(entry)
+    return _Reading(tuple(entries), tuple(headers))
+
+
+def _ubt_entry(section: str, line: str, start: int, end: int, first_line: int, last_line: int) -> IniEntry | None:
+    equals = line.find("=", start, end)
+    if equals < 0 and line[start] != "!":
+        return None
+    key_start = start
+    action = _UBT_PREFIXES.get(line[start], IniAction.SET)
+    if action is not IniAction.SET:
+        key_start += 1
+        while key_start < len(line) and line[key_start] in _UBT_SPACE:
+            key_start += 1
+    if action is IniAction.CLEAR and equals < 0:
+        return IniEntry(section, action, line[key_start:].strip(), "", first_line, last_line)
+    key_end = equals
+    while key_end > key_start and line[key_end - 1] in _UBT_SPACE:
+        key_end -= 1
+    if key_start >= equals:
+        return None
+    value_start = equals + 1
+    while value_start < end and line[value_start] in _UBT_SPACE:
+        value_start += 1
+    value_end = end
+    if value_end >= value_start + 2 and line[value_start] == '"' and line[value_end - 1] == '"':
+        value_start += 1
+        value_end -= 1
+    return IniEntry(section, action, line[key_start:key_end], line[value_start:value_end], first_line, last_line)
+
+
+# Merging ------------------------------------------------------------------------------------------------------------
+
+
+def _merge_engine(lines: Sequence[tuple[str, IniEntry]], key: str) -> tuple[IniValue, ...]:
+    """The commands of ``CombineFromBuffer`` (A) on one key, with the ``@`` struct keys of the section."""
+    values: list[tuple[str, IniValue]] = []  # (the key as written, lowered; the value)
+    struct_keys: dict[str, str] = {}
+    for path, entry in lines:
+        name = entry.key.lower()
+        if entry.action is IniAction.STRUCT_KEY:
+            struct_keys[name] = entry.value
+            continue
+        if name != key or entry.action is IniAction.PER_OBJECT_STRUCT_KEY:
+            continue
+        found = IniValue(entry.value, path, entry.line)
+        adds = entry.action in (IniAction.SET, IniAction.ADD_UNIQUE, IniAction.ADD)
+        if adds and _replace_keyed_struct(values, struct_keys.get(name), found):
+            continue
+        if entry.action is IniAction.SET:
+            if values:
+                values[-1] = (name, found)  # Find gives the key's last pair; its value is replaced in place (H)
+            else:
+                values.append((name, found))
+        elif entry.action is IniAction.ADD_UNIQUE:
+            if all(old.value != entry.value for _, old in values):
+                values.append((name, found))
+        elif entry.action is IniAction.ADD:
+            values.append((name, found))
+        elif entry.action is IniAction.REMOVE:
+            match = max((i for i, (_, old) in enumerate(values) if old.value == entry.value), default=None)
+            if match is not None:
+                del values[match]
+        elif entry.action is IniAction.CLEAR:
+            values.clear()
+    return tuple(found for _, found in values)
+
+
+def _replace_keyed_struct(values: list[tuple[str, IniValue]], struct_key: str | None, found: IniValue) -> bool:
+    """``HandleArrayOfKeyedStructsCommand`` (A): an entry whose ``Name=`` token matches is replaced in place."""
+    if struct_key is None:
+        return False
+    match = struct_key + "="
+    token = _struct_token(found.value, match)
+    if not token:
+        return False
+    for index, (name, old) in enumerate(values):
+        if _struct_token(old.value, match) == token:
+            values[index] = (name, found)
+            return True
+    return False
+
+
+def _struct_token(value: str, match: str) -> str:
+    """``ExtractPropertyValue`` (A): the token after ``Name=`` (``FString::Find`` ignores case)."""
+    at = value.lower().find(match.lower())
+    if at < 0:
+        return ""
+    start = at + len(match)
+    if value[start : start + 1] == '"':
+        end = value.find('"', start + 1)
+        return value[start + 1 : end if end >= 0 else len(value)]
+    end = start
+    while end < len(value) and (value[end].isalnum() or value[end] == "_"):
+        end += 1
+    return value[start:end]
+
+
+def _merge_ubt(lines: Sequence[tuple[str, IniEntry]], key: str) -> tuple[IniValue, ...]:
+    """``ConfigHierarchySection`` (G): a plain line replaces every value, ``+`` appends, ``-`` removes any case."""
+    values: list[IniValue] | None = None
+    for path, entry in lines:
+        if entry.key.lower() != key:
+            continue
+        found = IniValue(entry.value, path, entry.line)
+        if entry.action is IniAction.CLEAR:
+            values = None
+        elif values is None:
+            if entry.action in (IniAction.SET, IniAction.ADD_UNIQUE):
+                values = [found]
+        elif entry.action is IniAction.SET:
+            values = [found]
+        elif entry.action is IniAction.ADD_UNIQUE:
+            values.append(found)
+        elif entry.action is IniAction.REMOVE:
+            values = [old for old in values if old.value.lower() != entry.value.lower()]
+    return tuple(values or ())
+
+
+# Writing ------------------------------------------------------------------------------------------------------------
+
+_BREAKS_LINE = "\r\n\x85\u2028\u2029"
+
+
+def _unsafe_value(value: str) -> str | None:
+    """Why a value can never be written on one line, or None; anything else is tried and read back by both readers."""
+    if any(char in _BREAKS_LINE for char in value):
+        return "it holds a line break"
+    if "\0" in value:
+        return "it holds a NUL character"
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in value):
+        return "it holds a control character"
+    if value != value.strip():
+        return "it starts or ends with whitespace, which both readers drop"
+    if value.endswith("\\"):
+        return "it ends with a backslash, which continues the line"
+    return None
+
+
+_NAME_SYNTAX = ('"', "\\", "{", "}", "|", "//", "=")
+
+
+def _unsafe_name(name: str, what: str) -> str | None:
+    if not name:
+        return f"an empty {what}"
+    problem = _unsafe_value(name)
+    if problem is not None:
+        return problem
+    if any(syntax in name for syntax in _NAME_SYNTAX):
+        return "it holds a quote, a backslash, a brace, '|', '//' or '='"
+    if what == "key" and name[0] in "+-.!@*^~;[":
+        return "a key cannot start with + - . ! @ * ^ ~ ; or ["
+    if what == "section" and ("[" in name or "]" in name or name.startswith(";")):
+        return "a section name cannot hold brackets or start with ';'"
+    return None
+
+
+class _Writer:
+    """One planned write of one key, and its checks."""
+
+    def __init__(self, document: IniDocument, section: str, key: str) -> None:
+        self.document = document
+        self.section = section
+        self.key = key
+        self.path = document.path
+        self.engine_lines = self._key_entries(IniReader.ENGINE)
+        self.ubt_lines = self._key_entries(IniReader.UBT)
+
+    def _key_entries(self, reader: IniReader) -> list[IniEntry]:
+        section, key = self.section.lower(), self.key.lower()
+        return [
+            entry
+            for entry in self.document.entries(reader)
+            if entry.section.lower() == section and entry.key.lower() == key
+        ]
+
+    def target_line(self) -> int:
+        edited = self._edited_entry()
+        if edited is not None:
+            return edited.line
+        anchor = self._anchor_line()
+        if anchor is not None:
+            return anchor + 1
+        return self._new_section_line()
+
+    def write(self, value: str) -> bytes:
+        for name, what in ((self.section, "section"), (self.key, "key")):
+            problem = _unsafe_name(name, what)
+            if problem is not None:
+                raise IniError(f"{self.path}: line {self.target_line()}: cannot write the {what} {name!r}: {problem}")
+        problem = _unsafe_value(value)
+        if problem is not None:
+            raise IniError(f"{self.path}: line {self.target_line()}: cannot write {value!r}: {problem}")
+        edited = self._edited_entry()
+        if edited is not None:
+            result, expected = self._edit(edited, value)
+        else:
+            anchor = self._anchor_line()
+            result, expected = self._append(anchor, value) if anchor is not None else self._add_section(value)
+        self._check(result, value, expected)
+        return result
+
+    def _edited_entry(self) -> IniEntry | None:
+        """The one plain line both readers take the key's value from; None when the key has no value to edit."""
+        lines = [*self.engine_lines, *self.ubt_lines]
+        if not lines:
+            return None
+        document = self.document
+        no_values = not any(
+            document.get_all(self.section, self.key, reader=reader) for reader in (IniReader.ENGINE, IniReader.UBT)
+        )
+        if no_values:
+            return None  # every value removed or cleared: a new line at the end of the section sets it
+        engine, ubt = self.engine_lines[-1:], self.ubt_lines[-1:]
+        if (
+            engine
+            and ubt
+            and engine[0].action is ubt[0].action is IniAction.SET
+            and engine[0].line == ubt[0].line == engine[0].last_line == ubt[0].last_line
+            and all(entry.action is not IniAction.STRUCT_KEY for entry in self.engine_lines)
+        ):
+            return engine[0]
+        line = max(entry.line for entry in lines)
+        raise IniError(
+            f"{self.path}: line {line}: {self.key} is also set by '+', '-', '.', '!', '@' or continued lines, "
+            "or read differently by the engine and UnrealBuildTool: buildver edits only a key set by one "
+            "plain Key=Value line"
+        )
+
+    def _edit(self, entry: IniEntry, value: str) -> tuple[bytes, _Expected]:
+        document = self.document
+        ubt = self.ubt_lines[-1]
+        line_start = document.line_starts[entry.line - 1]
+        content = _physical_lines(document.text, document.line_starts)[entry.line - 1]
+        equals = content.find("=")
+        value_start = equals + 1
+        while value_start < len(content) and content[value_start] in _CPP_SPACE:
+            value_start += 1
+        value_end = len(content.rstrip(_CPP_SPACE))
+        raw = content[value_start:value_end]
+        quoted = len(raw) >= 2 and raw[0] == raw[-1] == '"'
+        written = raw[1:-1] if quoted else raw
+        if not (entry.value == ubt.value == written) or (quoted and ('"' in written or "\\" in written)):
+            raise IniError(
+                f"{self.path}: line {entry.line}: the engine reads {entry.value!r} and UnrealBuildTool reads "
+                f"{ubt.value!r} from {raw!r}: buildver does not rewrite a value written that way"
+            )
+        replacement = f'"{value}"' if quoted else value
+        start = line_start + value_start + (1 if quoted else 0)
+        end = line_start + value_end - (1 if quoted else 0)
+        result = self._splice(start, end, value if quoted else replacement)
+        return result, _Expected(edited_line=entry.line)
+
+    def _anchor_line(self) -> int | None:
+        """The last line of the section's last occurrence that is not blank or a comment; None without the section."""
+        document = self.document
+        name = self.section.lower()
+        engine = [h.line for h in document.engine.headers if h.name.lower() == name]
+        ubt = [h.line for h in document.ubt.headers if h.name.lower() == name]
+        if not engine and not ubt:
+            return None
+        if not engine or not ubt or engine[-1] != ubt[-1]:
+            line = (engine or ubt)[-1]
+            raise IniError(
+                f"{self.path}: line {line}: the engine and UnrealBuildTool do not agree where section "
+                f"[{self.section}] is: buildver does not add {self.key} to it"
+            )
+        header = engine[-1]
+        following = [h.line for h in (*document.engine.headers, *document.ubt.headers) if h.line > header]
+        stop = min(following, default=len(document.line_starts) + 1)
+        lines = _physical_lines(document.text, document.line_starts)
+        anchor = header
+        for number in range(header + 1, stop):
+            stripped = lines[number - 1].strip()
+            if stripped and not stripped.startswith((";", "//")):
+                anchor = number
+        for entry in (*document.engine.entries, *document.ubt.entries):
+            if entry.line <= anchor <= entry.last_line:
+                anchor = max(anchor, entry.last_line)
+        return anchor
+
+    def _append(self, anchor: int, value: str) -> tuple[bytes, _Expected]:
+        document = self.document
+        lines = _physical_lines(document.text, document.line_starts)
+        starts = document.line_starts
+        anchor_end = starts[anchor - 1] + len(lines[anchor - 1])
+        next_start = starts[anchor] if anchor < len(starts) else len(document.text)
+        newline = document.text[anchor_end:next_start] or document.newline
+        text = f"{self.key}={value}"
+        if next_start == anchor_end:  # the last line, without a line break
+            result = self._splice(anchor_end, anchor_end, newline + text)
+        else:
+            result = self._splice(next_start, next_start, text + newline)
+        return result, _Expected(added_after=anchor)
+
+    def _new_section_line(self) -> int:
+        text = self.document.text
+        lines = _physical_lines(text, self.document.line_starts)
+        if not text:
+            return 2
+        blank = 1 if lines[-1].strip() else 0
+        return len(lines) + blank + 2
+
+    def _add_section(self, value: str) -> tuple[bytes, _Expected]:
+        document = self.document
+        text = document.text
+        newline = document.newline
+        ends_with_break = bool(text) and text[-1] in "\r\n"
+        lines = _physical_lines(text, document.line_starts)
+        prefix = ""
+        if text and not ends_with_break:
+            prefix += newline
+        if text and lines[-1].strip():
+            prefix += newline
+        addition = f"{prefix}[{self.section}]{newline}{self.key}={value}"
+        if ends_with_break or not text:
+            addition += newline
+        return self._splice(len(text), len(text), addition), _Expected(new_section=True)
+
+    def _splice(self, start: int, end: int, replacement: str) -> bytes:
+        """The original bytes with the text between two offsets replaced: every other byte is kept as it was."""
+        document = self.document
+        codec, bom = document.encoding.codec, document.encoding.bom
+        byte_start = len(bom) + len(document.text[:start].encode(codec))
+        byte_end = byte_start + len(document.text[start:end].encode(codec))
+        return document.data[:byte_start] + replacement.encode(codec) + document.data[byte_end:]
+
+    def _check(self, result: bytes, value: str, expected: _Expected) -> None:
+        """Read the result with both readers: the key has the value, and every other line reads as before."""
+        try:
+            after = parse_ini(result, self.path)
+        except IniError as exc:  # pragma: no cover - the checks above keep the bytes decodable
+            raise IniError(f"{self.path}: writing {value!r} would leave a file Unreal cannot read: {exc}") from exc
+        line = self.target_line()
+        for reader, name in ((IniReader.ENGINE, "the engine"), (IniReader.UBT, "UnrealBuildTool")):
+            got = after.get(self.section, self.key, reader=reader)
+            if got != value:
+                raise IniError(f"{self.path}: line {line}: cannot write {value!r}: {name} would read {got!r}")
+        for reader in IniReader:
+            if _signature(after, reader) != expected.signature(self, reader, value):
+                raise IniError(
+                    f"{self.path}: line {line}: writing {value!r} would change how Unreal reads other lines "
+                    f"({reader.value} reader); nothing was written"
+                )
+
+
+@dataclass(frozen=True, slots=True)
+class _Expected:
+    """What the file should read as after a write, relative to before it."""
+
+    edited_line: int | None = None
+    added_after: int | None = None
+    new_section: bool = False
+
+    def signature(self, writer: _Writer, reader: IniReader, value: str) -> tuple[object, ...]:
+        before = writer.document._reading(reader)
+        entries = [_entry_signature(entry) for entry in before.entries]
+        headers = [header.name.lower() for header in before.headers]
+        added = (writer.section.lower(), IniAction.SET, writer.key.lower(), value)
+        if self.edited_line is not None:
+            entries = [
+                (*signature[:3], value) if entry.line == self.edited_line else signature
+                for entry, signature in zip(before.entries, entries, strict=True)
+            ]
+        elif self.added_after is not None:
+            at = sum(1 for entry in before.entries if entry.last_line <= self.added_after)
+            entries.insert(at, added)
+        else:
+            entries.append(added)
+            headers.append(writer.section.lower())
+        return (tuple(entries), tuple(headers))
+
+
+def _entry_signature(entry: IniEntry) -> tuple[str, IniAction, str, str]:
+    return (entry.section.lower(), entry.action, entry.key.lower(), entry.value)
+
+
+def _signature(document: IniDocument, reader: IniReader) -> tuple[object, ...]:
+    reading = document._reading(reader)
+    return (
+        tuple(_entry_signature(entry) for entry in reading.entries),
+        tuple(header.name.lower() for header in reading.headers),
+    )
