@@ -36,6 +36,7 @@ def update_summary(plan: UpdatePlan, written: list[Path]) -> str:
         source = plan.sources.get(name)
         change = f"{printable(str(plan.version_file.path))}: {name} {_as_in_file(old)} -> {_as_in_file(new)}"
         lines.append(change + (f" ({source})" if source else ""))
+    lines += [printable(line) for line in plan.game_changes]
     lines.append("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
     return "\n".join(lines) + "\n"
 

@@ -36,6 +36,7 @@ from buildver.stamp.depot import (
     resolve_changelist,
     resolve_compatible_changelist,
 )
+from buildver.stamp.game_files import plan_game_files
 from buildver.stamp.header import header_macros, plan_header, recorded_build, rules_and_header
 from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.stamp.rules import ChosenRules
@@ -86,6 +87,8 @@ class UpdatePlan:
     sources: Mapping[str, str]
     rules: ChosenRules
     changes: tuple[FileChange, ...] = field(default_factory=tuple)
+    game_changes: tuple[str, ...] = ()
+    """One line per game config value that changes (``project-version``, ``android-store-version``)."""
 
     @property
     def new_version_file(self) -> VersionFile:
@@ -164,7 +167,10 @@ def plan_update(
     metadata = _plan_metadata(chosen, record, changes)
     if metadata is not None:
         changes.append(metadata)
-    return UpdatePlan(version_file, record, sources, chosen, tuple(changes))
+    game = plan_game_files(version_file.path, record, config)
+    changes += [planned.change for planned in game]
+    game_changes = tuple(planned.summary for planned in game if planned.change.changed)
+    return UpdatePlan(version_file, record, sources, chosen, tuple(changes), game_changes)
 
 
 def _plan_metadata(chosen: ChosenRules, record: BuildVersion, changes: list[FileChange]) -> FileChange | None:

@@ -35,6 +35,8 @@ _KEYS = {
     "rules": "the update-local rules: an engine version X.Y, or buildver (default: from the engine tree)",
     "skip-header": "true: update-local and header leave every header alone",
     "guard": "the pre-commit guard's settings",
+    "project-version": "update-local in a game: ProjectVersion's template, e.g. {Major}.{Minor}.{Patch}.{Changelist}",
+    "android-store-version": "update-local in a game: Android's StoreVersion template, e.g. {Changelist}",
 }
 
 
@@ -51,6 +53,8 @@ class Config(NamedTuple):
     repository_name: str | None = None
     rules: str | None = None
     skip_header: bool = False
+    project_version: str | None = None
+    android_store_version: str | None = None
     guard: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -127,8 +131,31 @@ def load_config(start: Path | None = None) -> Config:
         repository_name=_string_setting(path, table, "repository-name", where),
         rules=_rules_setting(path, table, where),
         skip_header=_bool_setting(path, table, "skip-header", where),
+        project_version=_template_setting(path, table, "project-version", where),
+        android_store_version=_template_setting(path, table, "android-store-version", where),
         guard=guard,
     )
+
+
+TEMPLATE_FIELDS = ("Major", "Minor", "Patch", "Changelist", "CompatibleChangelist")
+"""What a game version's template may name: the new Build.version's numbers (``{Changelist}``, ...)."""
+
+
+def _template_setting(path: Path, table: Mapping[str, Any], key: str, where: str) -> str | None:
+    import string
+
+    value = _string_setting(path, table, key, where)
+    if value is None:
+        return None
+    try:
+        parts = list(string.Formatter().parse(value))
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {where}{key} {value!r} is not a template ({exc})") from None
+    for _, name, spec, conversion in parts:
+        if name is not None and (name not in TEMPLATE_FIELDS or spec or conversion):
+            known = ", ".join("{" + field + "}" for field in TEMPLATE_FIELDS)
+            raise ConfigError(f"{path}: {where}{key} {value!r}: {{{name}}} is not one of {known}")
+    return value
 
 
 def _prefix_setting(path: Path, table: Mapping[str, Any], where: str) -> str | None:
