@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,12 +24,14 @@ from buildver.versions.build_version import BuildVersion, VersionFile, parse_bui
 
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
+    from buildver.projects.unreal_ini import IniDocument
     from buildver.stamp.header import MacroNames
     from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
     "GUARD_HEADER_HINT",
     "backwards_problem",
+    "check_game_config",
     "check_header",
     "check_manifests",
     "check_package",
@@ -276,3 +279,102 @@ def check_plugin(
     if result.status is Status.WARNING:
         return settings.finding("plugin-engine-version-unparsed", path, result.reason)
     return []
+
+
+# -- a game's own versions ----------------------------------------------------------------------------------------
+
+# The version codes the guard compares: StoreVersion plus each architecture's offset, as the config sets them. The
+# 4.25 to 5.0 rules name every offset key (ArmV7, Arm64, X8664), the later releases a subset; a build machine's
+# changelist (bUseChangeListAsStoreVersion) is not in the config and is not compared.
+_ALL_OFFSETS_RELEASE = (4, 25)
+
+
+def check_game_config(
+    path: str, staged: bytes, head: bytes | None, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """A staged ``Config/DefaultGame.ini`` (ProjectVersion) or ``Config/DefaultEngine.ini`` (Android's version
+    codes) against HEAD's: neither goes backwards, and no version code is above Google Play's limit."""
+    from buildver.projects.unreal_ini import parse_ini
+
+    try:
+        new = parse_ini(staged, path)
+    except BuildverError as exc:
+        return settings.finding("game-config-invalid", path, _without_path(str(exc), path))
+    old = None
+    if head is not None:
+        with contextlib.suppress(BuildverError):  # HEAD's own problems were HEAD's commit's to report
+            old = parse_ini(head, path)
+    if path.lower().endswith("defaultgame.ini"):
+        return _check_project_version(path, new, old, settings)
+    return _check_version_codes(path, new, old, settings)
+
+
+def _check_project_version(
+    path: str, new: IniDocument, old: IniDocument | None, settings: GuardSettings
+) -> list[Finding]:
+    from buildver.projects.game_version import project_version, project_version_numbers
+
+    version = project_version((new,))
+    if version.path is None:
+        return []  # not set: BaseGame.ini's 1.0.0.0
+    try:
+        numbers = project_version_numbers(version)
+    except BuildverError as exc:
+        return settings.finding("project-version-invalid", path, _without_path(str(exc), path))
+    if old is None:
+        return []
+    before = project_version((old,))
+    try:
+        old_numbers = project_version_numbers(before)
+    except BuildverError:
+        return []
+    padded_new, padded_old = (tuple(value) + (0,) * (4 - len(value)) for value in (numbers, old_numbers))
+    if padded_new < padded_old:
+        return settings.finding(
+            "project-version-backwards",
+            path,
+            f"line {version.line}: ProjectVersion goes backwards: {before.value} -> {version.value}",
+        )
+    return []
+
+
+def _check_version_codes(
+    path: str, new: IniDocument, old: IniDocument | None, settings: GuardSettings
+) -> list[Finding]:
+    from buildver.projects.game_version import GOOGLE_PLAY_MAX_VERSION_CODE, android_version_codes
+
+    def codes(document: IniDocument) -> dict[str, tuple[int, str]]:
+        found = android_version_codes(
+            (document,), engine=_ALL_OFFSETS_RELEASE, engine_changelist=None, build_machine=False
+        )
+        return {str(arch): (code.value, code.source) for arch, code in found.items() if code.path is not None}
+
+    try:
+        new_codes = codes(new)
+    except BuildverError as exc:
+        return settings.finding("game-config-invalid", path, _without_path(str(exc), path))
+    findings: list[Finding] = []
+    for arch, (code, source) in new_codes.items():
+        if code > GOOGLE_PLAY_MAX_VERSION_CODE:
+            findings += settings.finding(
+                "android-version-code-too-large",
+                path,
+                f"the {arch} version code {code} ({source}) is above {GOOGLE_PLAY_MAX_VERSION_CODE}, Google Play's "
+                "limit",
+            )
+    if old is None:
+        return findings
+    try:
+        old_codes = codes(old)
+    except BuildverError:
+        return findings
+    for arch, (code, source) in new_codes.items():
+        before = old_codes.get(arch)
+        if before is not None and code < before[0]:
+            findings += settings.finding(
+                "android-version-code-backwards",
+                path,
+                f"the {arch} version code goes backwards: {before[0]} -> {code} ({source}); stores refuse an "
+                "upload whose version code does not grow",
+            )
+    return findings

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from buildver.errors import UsageError
 from buildver.file_names import MANIFEST_SUFFIX, PACKAGE_EXTENSIONS, PLUGIN_SUFFIX, VERSION_FILE_NAME
 from buildver.guard.checks import (
+    check_game_config,
     check_header,
     check_manifests,
     check_package,
@@ -68,7 +69,13 @@ def _kind(path: str) -> str | None:
         return "manifest"
     if lowered.endswith(PLUGIN_SUFFIX):
         return "plugin"
+    if lowered in _GAME_CONFIG_NAMES and posixpath.basename(posixpath.dirname(path)).lower() == "config":
+        return "game-config"
     return None
+
+
+_GAME_CONFIG_NAMES = frozenset({"defaultgame.ini", "defaultengine.ini"})
+"""A project's Config/DefaultGame.ini (ProjectVersion) and Config/DefaultEngine.ini (Android's version codes)."""
 
 
 def _repository_path(root: Path, start: Path, file: Path | str) -> str:
@@ -102,8 +109,10 @@ class Snapshot:
     settings: GuardSettings
     versions: tuple[str, ...]
     """The staged Build.version files to check."""
+    game_configs: tuple[str, ...]
+    """The staged Config/DefaultGame.ini and Config/DefaultEngine.ini files to check."""
     version_blobs: dict[str, bytes | None]
-    """Their staged (``:path``) and HEAD (``HEAD:path``) bytes, and the engine's."""
+    """Their staged (``:path``) and HEAD (``HEAD:path``) bytes, the game configs', and the engine's."""
     engine_path: str | None
     """The engine's Build.version in the index (the packages and plugins are checked against it), or None."""
     engine_candidates: tuple[str, ...]
@@ -149,9 +158,10 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     packages = [path for path in candidates if _kind(path) == "package"]
     manifests = [path for path in candidates if _kind(path) == "manifest"]
     plugins = [path for path in candidates if _kind(path) == "plugin"]
+    game_configs = [path for path in candidates if _kind(path) == "game-config"]
 
     # The first batch: the engine's Build.version and every staged Build.version, with HEAD's for each.
-    wanted = list(dict.fromkeys([*engine_candidates, *versions]))
+    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs]))
     version_blobs = dict(read_blobs(root, [spec for path in wanted for spec in (f":{path}", f"HEAD:{path}")]))
     engine_path = next((path for path in engine_candidates if version_blobs.get(f":{path}") is not None), None)
     engine_file = None
@@ -173,7 +183,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     small = {spec[1:]: data for spec, data in (next(blob_stream) for _ in small_paths)}
 
     header = None
-    checked = len({*versions, *packages, *manifests, *plugins})
+    checked = len({*versions, *packages, *manifests, *plugins, *game_configs})
     if check_the_header and header_path is not None and (header_configured or small.get(header_path) is not None):
         header = (header_path, small.get(header_path), header_configured, macros)
         checked += header_path not in {*versions, *packages, *manifests, *plugins}
@@ -184,6 +194,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         root=root,
         settings=settings,
         versions=tuple(versions),
+        game_configs=tuple(game_configs),
         version_blobs=version_blobs,
         engine_path=engine_path,
         engine_candidates=tuple(engine_candidates),
@@ -209,6 +220,10 @@ def check(snapshot: Snapshot) -> list[Finding]:
         staged = blobs.get(f":{path}")
         if staged is not None:
             findings += check_version(path, staged, blobs.get(f"HEAD:{path}"), settings)[1]
+    for path in snapshot.game_configs:
+        staged = blobs.get(f":{path}")
+        if staged is not None:
+            findings += check_game_config(path, staged, blobs.get(f"HEAD:{path}"), settings)
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:
         path, staged, configured, macros = snapshot.header

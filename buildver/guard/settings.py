@@ -51,6 +51,13 @@ CHECKS: tuple[Check, ...] = (
     Check("plugin-invalid", Severity.ERROR, "a .uplugin that Unreal cannot read"),
     Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),
     Check("plugin-engine-version-unparsed", Severity.WARNING, "a .uplugin EngineVersion that does not parse"),
+    Check("game-config-invalid", Severity.ERROR, "a staged Config/DefaultGame.ini or DefaultEngine.ini unreadable"),
+    Check("project-version-invalid", Severity.WARNING, "a ProjectVersion that is not 1 to 4 whole numbers"),
+    Check("project-version-backwards", Severity.ERROR, "ProjectVersion decreases"),
+    Check(
+        "android-version-code-backwards", Severity.ERROR, "an Android version code (StoreVersion + offset) decreases"
+    ),
+    Check("android-version-code-too-large", Severity.ERROR, "an Android version code above Google Play's 2100000000"),
 )
 """Every check, in the order the guard reports them."""
 
