@@ -143,7 +143,10 @@ class GuardReport:
     def summary(self) -> str:
         """The one line printed after the findings."""
         if self.checked == 0:
-            return "buildver guard: nothing to check (no staged Build.version, version header, package or .modules)"
+            return (
+                "buildver guard: nothing to check (no staged Build.version, version header, package, .modules, "
+                ".uplugin, DefaultGame.ini or DefaultEngine.ini)"
+            )
         files = f"{self.checked} file{'s' if self.checked != 1 else ''} checked"
         if not self.findings:
             return f"buildver guard: {files}, no problems"

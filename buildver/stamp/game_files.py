@@ -77,6 +77,11 @@ def plan_game_files(version_path: Path, record: BuildVersion, config: Config) ->
         else:
             new = set_project_version(old or b"", text, shown)
         before = None if old is None else parse_ini(old, shown).get(section, key, reader=IniReader.ENGINE)
+        if before is not None and _goes_backwards(key, before, text):
+            raise ConfigError(
+                f"{shown}: {key} would go backwards, {before} -> {text} ({setting} {template!r}); stores refuse a "
+                "version that does not grow: change the template, or the file's value by hand"
+            )
         summary = (
             f"{shown}: {key} {before!r} -> {text!r} ({setting})"
             if before is not None
@@ -84,3 +89,16 @@ def plan_game_files(version_path: Path, record: BuildVersion, config: Config) ->
         )
         planned.append(GameFileChange(FileChange(path, old, new), summary))
     return planned
+
+
+def _goes_backwards(key: str, before: str, after: str) -> bool:
+    """Whether ``after`` is lower than ``before`` (ProjectVersion number by number, missing numbers as 0); a
+    value that is not a number cannot be compared and is replaced."""
+    if not all(part.isascii() and part.isdigit() for part in before.split(".")):
+        return False
+    old = [int(part) for part in before.split(".")]
+    new = [int(part) for part in after.split(".")]
+    if key == "StoreVersion":
+        return new < old
+    width = max(len(old), len(new))
+    return new + [0] * (width - len(new)) < old + [0] * (width - len(old))

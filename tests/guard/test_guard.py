@@ -339,7 +339,8 @@ def test_guard_says_so_outside_git_and_with_nothing_to_check(
     code, lines = run_command(repo, monkeypatch)
     assert (code, lines[-1]) == (
         0,
-        "buildver guard: nothing to check (no staged Build.version, version header, package or .modules)",
+        "buildver guard: nothing to check (no staged Build.version, version header, package, .modules, .uplugin, "
+        "DefaultGame.ini or DefaultEngine.ini)",
     )
 
 

@@ -123,3 +123,36 @@ def test_a_bad_template_is_refused_when_the_configuration_is_read(tmp_path: Path
     (tmp_path / "buildver.toml").write_text(setting + "\n")
     with pytest.raises(ConfigError, match=message.replace("{", r"\{").replace("}", r"\}").replace(".", r"\.")):
         load_config(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("changelist", "message"),
+    [
+        ("2", "StoreVersion would go backwards, 3 -> 2 (android-store-version '{Changelist}')"),
+        ("5", None),
+    ],
+)
+def test_a_store_version_that_would_go_backwards_is_refused_and_nothing_is_written(
+    game: Path, capsys: pytest.CaptureFixture[str], changelist: str, message: str | None
+) -> None:
+    before = files(game)
+    code = main(["update-local", "--cl", changelist, "--branch", "++Tank+Main"])
+    err = capsys.readouterr().err
+    if message is None:
+        assert (code, err) == (0, "")
+        return
+    assert code == 1
+    assert (
+        err
+        == f"buildver: error: {game / 'Config' / 'DefaultEngine.ini'}: {message}; stores refuse a version that does not grow: change the template, or the file's value by hand\n"
+    )
+    assert files(game) == before
+
+
+def test_a_project_version_that_would_go_backwards_is_refused(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (game / "buildver.toml").write_text(SETTINGS.replace("{Major}.{Minor}.{Patch}.{Changelist}", "0.{Changelist}"))
+    assert main(["update-local", "--cl", "9", "--branch", "++Tank+Main"]) == 1
+    assert (
+        "ProjectVersion would go backwards, 1.0.3.0 -> 0.9 (project-version '0.{Changelist}')"
+        in capsys.readouterr().err
+    )
