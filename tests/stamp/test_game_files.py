@@ -142,10 +142,8 @@ def test_a_store_version_that_would_go_backwards_is_refused_and_nothing_is_writt
         assert (code, err) == (0, "")
         return
     assert code == 1
-    assert (
-        err
-        == f"buildver: error: {game / 'Config' / 'DefaultEngine.ini'}: {message}; stores refuse a version that does not grow: change the template, or the file's value by hand\n"
-    )
+    hint = "stores refuse a version that does not grow: change the template, or the file's value by hand"
+    assert err == f"buildver: error: {game / 'Config' / 'DefaultEngine.ini'}: {message}; {hint}\n"
     assert files(game) == before
 
 
