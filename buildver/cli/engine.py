@@ -26,8 +26,8 @@ def engine(
 ) -> None:
     """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version."""
     from buildver.errors import EngineLookupError
+    from buildver.file_names import find_project
     from buildver.projects.engine import project_engine
-    from buildver.projects.project_file import find_project
     from buildver.versions.build_version import load_build_version
 
     project = find_project(path)

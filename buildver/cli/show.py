@@ -59,7 +59,7 @@ def show(
 ) -> None:
     """Show the Build.version: its fields and the engine versions Unreal derives from them; in a game project, the
     game's own versions too (ProjectVersion, Android's version codes and name, iOS's VersionInfo)."""
-    from buildver.projects.project_file import find_project
+    from buildver.file_names import find_project
     from buildver.versions.config import load_config
     from buildver.versions.current import load_version_file
     from buildver.versions.report import FIELD_NAMES, describe_version_file, environment_lines, field_value, value_lines

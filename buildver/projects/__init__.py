@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from buildver.projects.game_version import GameVersions, load_game_versions
     from buildver.projects.lenient_version import parse_unreal_engine_version
     from buildver.projects.modules_manifest import ModulesManifest, parse_modules_manifest
-    from buildver.projects.project_file import find_project
     from buildver.projects.unreal_ini import IniDocument, parse_ini
     from buildver.projects.verdicts import CheckResult, Kind, Status, check_association, check_manifests, check_plugin
 
@@ -38,7 +37,6 @@ __all__ = [
     "check_plugin",
     "check_project",
     "find_descriptors",
-    "find_project",
     "installed_engines",
     "load_game_versions",
     "parse_ini",
@@ -55,7 +53,6 @@ if not TYPE_CHECKING:
         __name__,
         {
             "ProjectEngine": "engine",
-            "find_project": "project_file",
             "GameProject": "game",
             "read_game_project": "game",
             "GameVersions": "game_version",

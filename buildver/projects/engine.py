@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from buildver.errors import DescriptorError, EngineLookupError
+from buildver.file_names import find_project
 from buildver.projects.descriptor_json import read_object
-from buildver.projects.project_file import find_project
 from buildver.reading import read_regular_file
 
 __all__ = [

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from buildver.errors import BuildverError
+from buildver.file_names import find_project
 from buildver.projects.engine import ProjectEngine, project_engine, read_registry_builds
 from buildver.projects.game_version import (
     DEFAULT_GAME_INI,
@@ -25,7 +26,6 @@ from buildver.projects.game_version import (
     project_version,
     read_config_file,
 )
-from buildver.projects.project_file import find_project
 from buildver.reading import read_regular_file
 
 __all__ = ["GAME_FIELD_NAMES", "GameProject", "read_game_project"]

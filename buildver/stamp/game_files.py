@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from buildver.changes import FileChange, read_existing
 from buildver.errors import ConfigError
+from buildver.file_names import find_project
 from buildver.projects.game_version import (
     ANDROID_SETTINGS,
     DEFAULT_ENGINE_INI,
@@ -23,7 +24,6 @@ from buildver.projects.game_version import (
     set_project_version,
     set_store_version,
 )
-from buildver.projects.project_file import find_project
 from buildver.projects.unreal_ini import IniReader, parse_ini
 
 if TYPE_CHECKING:

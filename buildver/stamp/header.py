@@ -469,7 +469,7 @@ def header_macros(chosen: ChosenRules, version_path: Path, config: Config) -> Ma
         return UNREAL_MACROS
     if config.header_prefix is not None:
         return MacroNames.prefixed(config.header_prefix)
-    from buildver.projects.project_file import find_project
+    from buildver.file_names import find_project
 
     project = find_project(Path(os.path.abspath(version_path)).parent)
     return MacroNames.prefixed(DEFAULT_PREFIX if project is None else project_prefix(project.stem))

@@ -13,6 +13,7 @@ import pytest
 from helpers import BUILDVER
 
 from buildver.errors import EngineLookupError
+from buildver.file_names import find_project
 from buildver.projects.engine import (
     AssociationKind,
     installed_engines,
@@ -22,7 +23,6 @@ from buildver.projects.engine import (
     read_registry_builds,
     settings_folder,
 )
-from buildver.projects.project_file import find_project
 
 GUID = "B488FF40-2787-4A31-B7C7-6FAA0D016157"
 # The Install.ini of a Linux 4.25 machine, as published (both brace styles in one file).
