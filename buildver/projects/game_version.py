@@ -54,6 +54,7 @@ from types import MappingProxyType
 from typing import Generic, TypeVar
 
 from buildver.errors import BuildverError
+from buildver.projects.ini_edit import with_value, write_line
 from buildver.projects.unreal_ini import IniDocument, IniError, IniReader, IniValue, effective_value, parse_ini
 from buildver.reading import read_regular_file
 
@@ -482,18 +483,18 @@ def set_project_version(data: bytes, version: str, path: str) -> bytes:
     """DefaultGame.ini's bytes with ProjectVersion set to ``version`` (checked as :func:`project_version_numbers`)."""
     document = parse_ini(data, path)
     if not _PROJECT_VERSION.fullmatch(version):
-        line = document.write_line(PROJECT_SETTINGS, "ProjectVersion")
+        line = write_line(document, PROJECT_SETTINGS, "ProjectVersion")
         raise IniError(f"{path}: line {line}: ProjectVersion {version!r} is not a version: {_VERSION_FORM}")
-    return document.with_value(PROJECT_SETTINGS, "ProjectVersion", version)
+    return with_value(document, PROJECT_SETTINGS, "ProjectVersion", version)
 
 
 def set_store_version(data: bytes, version_code: int, path: str) -> bytes:
     """DefaultEngine.ini's bytes with Android's StoreVersion set; 1 to :data:`GOOGLE_PLAY_MAX_VERSION_CODE` only."""
     document = parse_ini(data, path)
     if not 1 <= version_code <= GOOGLE_PLAY_MAX_VERSION_CODE:
-        line = document.write_line(ANDROID_SETTINGS, "StoreVersion")
+        line = write_line(document, ANDROID_SETTINGS, "StoreVersion")
         raise IniError(
             f"{path}: line {line}: StoreVersion {version_code} is outside 1 to {GOOGLE_PLAY_MAX_VERSION_CODE} "
             "(Google Play's limit)"
         )
-    return document.with_value(ANDROID_SETTINGS, "StoreVersion", str(version_code))
+    return with_value(document, ANDROID_SETTINGS, "StoreVersion", str(version_code))

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from buildver.projects.ini_edit import set_ini_value, with_value, write_line
 from buildver.projects.unreal_ini import (
     IniAction,
     IniDocument,
@@ -23,7 +24,6 @@ from buildver.projects.unreal_ini import (
     effective_value,
     lookup,
     parse_ini,
-    set_ini_value,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ini"
@@ -93,8 +93,8 @@ class TestSamples:
 
     @pytest.mark.parametrize("name", SAMPLES)
     def test_writing_back_what_the_engine_reads_leaves_every_sample_unchanged(self, name: str) -> None:
-        """with_value(section, key, get(section, key)) is the identity for every key set by one plain line; any
-        other key is refused with one line naming the reason."""
+        """with_value(document, section, key, get(section, key)) is the identity for every key set by one plain
+        line; any other key is refused with one line naming the reason."""
         data = (DATA / name).read_bytes()
         document = parse_ini(data, name)
         unchanged = 0
@@ -128,7 +128,7 @@ class TestSamples:
         document = parse_ini(data, name)
         old = document.get(section, key)
         assert old is not None
-        result = document.with_value(section, key, value)
+        result = with_value(document, section, key, value)
         codec = document.encoding.codec
         prefix = _common_prefix(data, result)
         suffix = _common_prefix(data[prefix:][::-1], result[prefix:][::-1])
@@ -145,7 +145,7 @@ class TestSamples:
 def _write(document: IniDocument, section: str, key: str, value: str) -> tuple[bytes | None, str | None]:
     """The bytes with_value returns, or the message it refuses with."""
     try:
-        return document.with_value(section, key, value), None
+        return with_value(document, section, key, value), None
     except IniError as error:
         return None, str(error)
 
@@ -392,7 +392,7 @@ class TestWriting:
     ) -> None:
         document = parse_ini(data, "t.ini")
         with pytest.raises(IniError, match=rf"^t\.ini: {message}$"):
-            document.with_value(section, key, value)
+            with_value(document, section, key, value)
         assert document.data == data
 
     @pytest.mark.parametrize(
@@ -409,8 +409,8 @@ class TestWriting:
         self, data: bytes, section: str, key: str, line: int
     ) -> None:
         document = parse_ini(data, "t.ini")
-        assert document.write_line(section, key) == line
-        result = parse_ini(document.with_value(section, key, "v"), "t.ini")
+        assert write_line(document, section, key) == line
+        result = parse_ini(with_value(document, section, key, "v"), "t.ini")
         assert result.value(section, key) == result.value(section, key, reader=UBT)
         found = result.value(section, key)
         assert found is not None
