@@ -6,12 +6,15 @@ Test modules import these from here, never from ``conftest`` (which pytest loads
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import pytest
 
 __all__ = ["GIT_IDENTITY", "ROOT", "GitRepository", "copy_checkout", "git", "read_github_output", "run_on_terminal"]
 
@@ -110,3 +113,42 @@ def on_terminal(argv: list[str], settings: dict[str, str], cwd: Path | None = No
     """Run buildver with a pseudo-terminal as stdout and stderr: the exit code and everything it showed."""
     code, shown = run_on_terminal([BUILDVER, *argv], env=environment(settings), cwd=cwd)
     return code, shown.decode("utf-8").replace("\r\n", "\n")
+
+
+EPIC_532_VERSION = (
+    '{\n\t"MajorVersion": 5,\n\t"MinorVersion": 3,\n\t"PatchVersion": 2,\n\t"Changelist": 29314046,\n'
+    '\t"CompatibleChangelist": 27405482,\n\t"IsLicenseeVersion": 0,\n\t"IsPromotedBuild": 1,\n'
+    '\t"BranchName": "++UE5+Release-5.3"\n}'
+)
+"""Epic's 5.3.2 hotfix Build.version, as UBT writes it (tabs, no final newline)."""
+
+
+def install_launcher_engine(
+    machine: Path, monkeypatch: pytest.MonkeyPatch, version_text: str = EPIC_532_VERSION
+) -> Path:
+    """A launcher install of Unreal 5.3 under ``machine``, listed in the launcher's LauncherInstalled.dat of a
+    temporary HOME (Linux and macOS places) and %ProgramData% (Windows), which the environment now points to."""
+    engine = machine / "Epic" / "UE_5.3"
+    (engine / "Engine" / "Binaries").mkdir(parents=True)
+    (engine / "Engine" / "Build").mkdir(parents=True)
+    (engine / "Engine" / "Build" / "Build.version").write_text(version_text)
+    listing = json.dumps({"InstallationList": [{"InstallLocation": str(engine), "AppName": "UE_5.3"}]})
+    for settings in (
+        machine / "home" / ".config" / "Epic",
+        machine / "home" / "Library" / "Application Support" / "Epic",
+        machine / "ProgramData" / "Epic",
+    ):
+        (settings / "UnrealEngineLauncher").mkdir(parents=True)
+        (settings / "UnrealEngineLauncher" / "LauncherInstalled.dat").write_text(listing)
+    monkeypatch.setenv("HOME", str(machine / "home"))
+    monkeypatch.setenv("PROGRAMDATA", str(machine / "ProgramData"))
+    return engine
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the buildver command line in this process: its exit code, stdout and stderr."""
+    from buildver.cli import main
+
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from buildver.cli.common import FileOption, Palette, new_app, palette, parse_version
+from buildver.cli.common import AgainstOption, FileOption, Palette, new_app, palette
 from buildver.errors import UsageError
 from buildver.text import printable
 from buildver.versions.engine_version import EngineVersion
@@ -38,16 +38,7 @@ def scan_command(
         list[Path],
         typer.Argument(exists=True, metavar="PATH...", help="Packages, or folders to walk for .uasset and .umap."),
     ],
-    against: Annotated[
-        EngineVersion | None,
-        typer.Option(
-            "--against",
-            parser=parse_version,
-            metavar="VERSION",
-            help="The engine version to check against, instead of the Build.version's.",
-            show_default=False,
-        ),
-    ] = None,
+    against: AgainstOption = None,
     file: FileOption = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print one JSON array, one object per file.")] = False,
     jobs: Annotated[

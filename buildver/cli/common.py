@@ -17,6 +17,7 @@ import typer
 from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
+    "AgainstOption",
     "FileOption",
     "JsonFlag",
     "Palette",
@@ -69,6 +70,18 @@ def parse_version(text: str) -> EngineVersion:
         return EngineVersion.parse(text)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+
+
+AgainstOption = Annotated[
+    EngineVersion | None,
+    typer.Option(
+        "--against",
+        parser=parse_version,
+        metavar="VERSION",
+        help="The engine version to check against, instead of a Build.version's.",
+        show_default=False,
+    ),
+]
 
 
 def print_json(document: object) -> None:

@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from buildver.cli.common import FileOption, JsonFlag, new_app, parse_version, print_error, print_json
+from buildver.cli.common import AgainstOption, FileOption, JsonFlag, new_app, print_error, print_json
 from buildver.text import printable
-from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
     from buildver.projects.check import ProjectReport
@@ -34,16 +33,7 @@ def check_command(
         ),
     ] = Path("."),
     file: FileOption = None,
-    against: Annotated[
-        EngineVersion | None,
-        typer.Option(
-            "--against",
-            parser=parse_version,
-            metavar="VERSION",
-            help="An engine version to check against (a build whose compatible changelist is its own).",
-            show_default=False,
-        ),
-    ] = None,
+    against: AgainstOption = None,
     engine_plugins: Annotated[
         bool,
         typer.Option("--engine-plugins", help="Check the engine's own plugins too (Engine/Plugins and extensions)."),

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import BUILDVER
+from helpers import BUILDVER, install_launcher_engine, run_cli
 
 from buildver.errors import EngineLookupError
 from buildver.file_names import find_project
@@ -320,11 +320,6 @@ def test_the_engine_command_fails_in_one_line_when_the_engine_is_not_installed(t
 
 # -- commands in a game use the game's engine ------------------------------------------------------------------------
 
-EPIC_532_VERSION = (
-    '{\n\t"MajorVersion": 5,\n\t"MinorVersion": 3,\n\t"PatchVersion": 2,\n\t"Changelist": 29314046,\n'
-    '\t"CompatibleChangelist": 27405482,\n\t"IsLicenseeVersion": 0,\n\t"IsPromotedBuild": 1,\n'
-    '\t"BranchName": "++UE5+Release-5.3"\n}'
-)
 GAME_VERSION = (
     '{\n\t"MajorVersion": 1,\n\t"MinorVersion": 4,\n\t"PatchVersion": 0,\n\t"Changelist": 0,\n'
     '\t"CompatibleChangelist": 0,\n\t"IsLicenseeVersion": 0,\n\t"IsPromotedBuild": 0,\n\t"BranchName": ""\n}'
@@ -335,23 +330,7 @@ GAME_VERSION = (
 def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A game with its own Build.version 1.4.0 (as ``buildver init`` makes), a plugin made for 5.3.0, and its
     launcher engine 5.3.2 listed in this machine's LauncherInstalled.dat (a temporary HOME and ProgramData)."""
-    engine = make_engine(tmp_path / "Epic" / "UE_5.3")
-    (engine / "Engine" / "Build" / "Build.version").write_text(EPIC_532_VERSION)
-    for launcher in (
-        tmp_path / "home" / ".config" / "Epic" / "UnrealEngineLauncher" / "LauncherInstalled.dat",
-        tmp_path
-        / "home"
-        / "Library"
-        / "Application Support"
-        / "Epic"
-        / "UnrealEngineLauncher"
-        / "LauncherInstalled.dat",
-        tmp_path / "ProgramData" / "Epic" / "UnrealEngineLauncher" / "LauncherInstalled.dat",
-    ):
-        launcher.parent.mkdir(parents=True)
-        write_launcher(launcher, engine, "UE_5.3")
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("PROGRAMDATA", str(tmp_path / "ProgramData"))
+    install_launcher_engine(tmp_path, monkeypatch)
     project = make_project(tmp_path / "RTSOpen", "5.3")
     (project.parent / "Build").mkdir()
     (project.parent / "Build" / "Build.version").write_text(GAME_VERSION)
@@ -363,18 +342,10 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return project.parent
 
 
-def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    from buildver.cli import main
-
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_project_check_in_a_game_compares_with_the_game_s_engine_not_its_own_version(
     game: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run_main(capsys, "project", "check")
+    code, out, err = run_cli(capsys, "project", "check")
     engine_version = (game.parent / "Epic" / "UE_5.3" / "Engine" / "Build" / "Build.version").as_posix()
     assert (code, err) == (0, "")
     assert out.splitlines()[0] == (
@@ -384,17 +355,17 @@ def test_project_check_in_a_game_compares_with_the_game_s_engine_not_its_own_ver
 
 
 def test_project_check_against_a_version(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_main(capsys, "project", "check", "--against", "5.4.0")
+    code, out, err = run_cli(capsys, "project", "check", "--against", "5.4.0")
     assert (code, err) == (1, "")
     assert out.splitlines()[0] == "engine 5.4.0-0, CompatibleWith() 5.4.0-0 (--against)"
     assert "refused        plugin   5.3.0                      Plugins/Weather/Weather.uplugin" in out
-    code, out, _ = run_main(capsys, "project", "check", "--against", "5.3.0", "--json")
+    code, out, _ = run_cli(capsys, "project", "check", "--against", "5.3.0", "--json")
     document = json.loads(out)
     assert (code, document["version_file"], document["compatible_with"]) == (0, None, "5.3.0-0")
 
 
 def test_project_check_takes_either_against_or_file(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_main(capsys, "project", "check", "--against", "5.3.0", "-f", "Build/Build.version")
+    code, out, err = run_cli(capsys, "project", "check", "--against", "5.3.0", "-f", "Build/Build.version")
     assert (code, out, err) == (2, "", "buildver: error: give either --against or --file, not both\n")
 
 
@@ -403,7 +374,7 @@ def test_project_check_in_a_game_whose_engine_is_not_installed_is_one_error(
 ) -> None:
     (game / "RTSOpen.uproject").write_text(json.dumps({"FileVersion": 3, "EngineAssociation": "5.4"}))
     before = (game / "Build" / "Build.version").read_bytes()
-    code, out, err = run_main(capsys, "project", "check")
+    code, out, err = run_cli(capsys, "project", "check")
     assert (code, out) == (1, "")
     assert err.startswith(f"buildver: error: {game / 'RTSOpen.uproject'}: EngineAssociation '5.4' (a launcher build")
     assert err.count("\n") == 1
@@ -412,7 +383,7 @@ def test_project_check_in_a_game_whose_engine_is_not_installed_is_one_error(
 
 def test_assets_scan_in_a_game_compares_with_the_game_s_engine(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (game / "Content").mkdir()
-    code, out, err = run_main(capsys, "assets", "scan", "Content")
+    code, out, err = run_cli(capsys, "assets", "scan", "Content")
     assert (code, err) == (0, "")
     assert out.splitlines()[0] == "against 5.3.2-29314046+++UE5+Release-5.3"
 
@@ -436,7 +407,7 @@ def test_a_project_right_below_a_plugin_folder_is_checked_too(
     (repository / "Source" / "ThirdParty").mkdir(parents=True)
     (repository / "Source" / "ThirdParty" / "Inner.uplugin").write_text(json.dumps({"FileVersion": 3}))
     monkeypatch.chdir(repository)
-    code, out, err = run_main(capsys, "project", "check", "--against", "5.0.3")
+    code, out, err = run_cli(capsys, "project", "check", "--against", "5.0.3")
     assert (code, err) == (0, "")
     assert out.splitlines()[2:] == [
         "compatible     project  5.0                        TestsProject/TestsProject.uproject",

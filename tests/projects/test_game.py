@@ -9,34 +9,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from buildver.cli import main
+from helpers import EPIC_532_VERSION, install_launcher_engine, run_cli
 
 DATA = Path(__file__).parents[1] / "data"
-EPIC_532 = (
-    '{\n\t"MajorVersion": 5,\n\t"MinorVersion": 3,\n\t"PatchVersion": 2,\n\t"Changelist": 29314046,\n'
-    '\t"CompatibleChangelist": 27405482,\n\t"IsLicenseeVersion": 0,\n\t"IsPromotedBuild": 1,\n'
-    '\t"BranchName": "++UE5+Release-5.3"\n}'
-)
+EPIC_532 = EPIC_532_VERSION
 
 
 @pytest.fixture
 def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """TankFire's Config/ in a project on 5.3, its engine a launcher install listed in a temporary HOME."""
-    engine = tmp_path / "Epic" / "UE_5.3"
-    (engine / "Engine" / "Binaries").mkdir(parents=True)
-    (engine / "Engine" / "Build").mkdir(parents=True)
-    (engine / "Engine" / "Build" / "Build.version").write_text(EPIC_532)
-    launcher = {"InstallationList": [{"InstallLocation": str(engine), "AppName": "UE_5.3"}]}
-    for settings in (
-        tmp_path / "home" / ".config" / "Epic",
-        tmp_path / "home" / "Library" / "Application Support" / "Epic",
-        tmp_path / "ProgramData" / "Epic",
-    ):
-        (settings / "UnrealEngineLauncher").mkdir(parents=True)
-        (settings / "UnrealEngineLauncher" / "LauncherInstalled.dat").write_text(json.dumps(launcher))
-    monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("PROGRAMDATA", str(tmp_path / "ProgramData"))
+    install_launcher_engine(tmp_path, monkeypatch)
     monkeypatch.delenv("IsBuildMachine", raising=False)
     folder = tmp_path / "TankFire"
     shutil.copytree(DATA / "ini" / "tankfire" / "Config", folder / "Config")
@@ -49,16 +31,10 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_show_in_a_game_adds_the_game_s_own_versions_with_their_files_and_rules(
     game: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(capsys, "show")
+    code, out, err = run_cli(capsys, "show")
     assert (code, err) == (0, "")
     assert out.split("IsFormalBuild", 1)[1].splitlines()[1:] == [
         "TankFire.uproject: the game's own versions (Unreal 5.3; UnrealBuildTool 5.1 to 5.4; not a build machine "
@@ -72,17 +48,17 @@ def test_show_in_a_game_adds_the_game_s_own_versions_with_their_files_and_rules(
 
 
 def test_show_fields_json_and_env_name_the_game_s_versions(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "show", "--field", "projectversion", "--field", "AndroidVersionCodeArm64") == (
+    assert run_cli(capsys, "show", "--field", "projectversion", "--field", "AndroidVersionCodeArm64") == (
         0,
         "1.0.3.0\n3\n",
         "",
     )
-    code, out, _ = run(capsys, "show", "--json")
+    code, out, _ = run_cli(capsys, "show", "--json")
     document = json.loads(out)
     assert (code, document["ProjectVersion"], document["MajorVersion"]) == (0, "1.0.3.0", 1)
     assert document["GameVersionSources"]["IOSVersionInfo"] == "Config/DefaultEngine.ini:90: VersionInfo"
     assert document["Project"] == str(game / "TankFire.uproject")
-    code, out, _ = run(capsys, "show", "--format", "env", "--field", "IOSVersionInfo")
+    code, out, _ = run_cli(capsys, "show", "--format", "env", "--field", "IOSVersionInfo")
     assert (code, out) == (0, "IOSVersionInfo=2.0\n")
 
 
@@ -90,7 +66,7 @@ def test_on_a_build_machine_the_engine_s_changelist_is_ios_bundle_version(
     game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("IsBuildMachine", "1")
-    code, out, _ = run(capsys, "show", "--field", "IOSBundleVersion")
+    code, out, _ = run_cli(capsys, "show", "--field", "IOSBundleVersion")
     assert (code, out) == (0, "29314046\n")
 
 
@@ -98,13 +74,13 @@ def test_a_game_whose_engine_is_not_found_shows_project_version_and_why_nothing_
     game: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (game / "TankFire.uproject").write_text(json.dumps({"FileVersion": 3, "EngineAssociation": "{0000-1}"}))
-    code, out, err = run(capsys, "show")
+    code, out, err = run_cli(capsys, "show")
     assert (code, err) == (0, "")
     heading, version = out.split("IsFormalBuild", 1)[1].splitlines()[1:]
     assert heading.startswith("TankFire.uproject: the game's own versions (its engine is not found here: ")
     assert heading.endswith("; Android and iOS values need the engine's release)")
     assert version == "  ProjectVersion           1.0.3.0         Config/DefaultGame.ini:9: ProjectVersion"
-    code, out, err = run(capsys, "show", "--field", "AndroidVersionCodeArm64")
+    code, out, err = run_cli(capsys, "show", "--field", "AndroidVersionCodeArm64")
     assert (code, out) == (2, "")
     assert err.startswith("buildver: error: ")
     assert "no AndroidVersionCodeArm64 here (TankFire.uproject: the game's own versions (its engine" in err
@@ -113,13 +89,15 @@ def test_a_game_whose_engine_is_not_found_shows_project_version_and_why_nothing_
 def test_a_game_field_outside_a_project_is_one_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "Build").mkdir()
     (tmp_path / "Build" / "Build.version").write_text(EPIC_532)
-    code, out, err = run(capsys, "show", "-f", str(tmp_path / "Build" / "Build.version"), "--field", "ProjectVersion")
+    code, out, err = run_cli(
+        capsys, "show", "-f", str(tmp_path / "Build" / "Build.version"), "--field", "ProjectVersion"
+    )
     assert (code, out) == (2, "")
     assert err.endswith("no ProjectVersion here (no .uproject at or above the Build.version)\n")
 
 
 def test_an_unknown_field_lists_the_game_s_names_too(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "show", "--field", "StoreVersion")
+    code, _, err = run_cli(capsys, "show", "--field", "StoreVersion")
     assert code == 2
     assert "ProjectVersion, AndroidVersionCodeArmv7" in err
 
@@ -129,7 +107,7 @@ def test_a_corrupt_config_file_is_one_error_line_and_nothing_changes(
 ) -> None:
     (game / "Config" / "DefaultGame.ini").write_bytes(b"[/Script/EngineSettings.GeneralProjectSettings]\nA=\xff\n")
     before = (game / "Build" / "Build.version").read_bytes()
-    code, out, err = run(capsys, "show")
+    code, out, err = run_cli(capsys, "show")
     assert (code, out) == (1, "")
     assert err.startswith("buildver: error: Config/DefaultGame.ini: line 2: ")
     assert err.count("\n") == 1
