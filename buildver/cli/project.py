@@ -62,6 +62,8 @@ def check_command(
     for result in report.results:
         if result.status is Status.MALFORMED:
             print_error(f"{printable(result.path)}: {printable(result.reason)}")
+        for warning in result.warnings:  # Unreal loads the file; a reader should know
+            print(f"buildver: warning: {printable(result.path)}: {printable(warning)}", file=sys.stderr)
     if report.failed:
         raise typer.Exit(1)
 

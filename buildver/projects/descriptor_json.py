@@ -1,5 +1,6 @@
-"""Unreal's descriptor JSON (``.uplugin``, ``.uproject``) read as Unreal 5 reads it: keys without regard to case,
-trailing commas allowed, comments not; UTF-8 or UTF-16 with its byte-order mark (``docs/project-rules.md`` §2)."""
+"""Unreal's descriptor JSON (``.uplugin``, ``.uproject``) read as Unreal reads it: keys without regard to case (a
+repeated key: Unreal 5 the first, Unreal 4 the last), trailing commas allowed, comments not; UTF-8 or UTF-16 with its
+byte-order mark (``docs/project-rules.md`` §2)."""
 
 from __future__ import annotations
 
@@ -9,26 +10,39 @@ from collections.abc import Mapping
 
 from buildver.errors import DescriptorError
 
-__all__ = ["LATEST_DESCRIPTOR_FILE_VERSION", "entries", "file_version", "json_type", "read_object", "string_field"]
+__all__ = [
+    "LATEST_DESCRIPTOR_FILE_VERSION",
+    "entries",
+    "file_version",
+    "json_type",
+    "read_object",
+    "read_objects",
+    "string_field",
+]
 
 LATEST_DESCRIPTOR_FILE_VERSION = 3
 """EPluginDescriptorVersion::Latest and EProjectDescriptorVersion::Latest (ProjectPluginUnification) in 4.x and 5.x."""
 
 
-class _DuplicateKeyError(ValueError):
-    pass
+class _Keys:
+    """Folds each JSON object's keys to lower case, as Unreal looks every key up case-insensitively, keeping the
+    first (Unreal 5: RapidJSON's FindMemberCaseInsensitive) or the last (Unreal 4: FJsonObject's map) of keys that
+    fold alike, and remembers which keys came more than once."""
 
+    def __init__(self, keep_last: bool) -> None:
+        self.keep_last = keep_last
+        self.repeated: dict[str, list[object]] = {}
 
-def _folded_object(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """A JSON object with its keys folded to lower case: Unreal looks every key up case-insensitively."""
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        folded = key.lower()
-        if folded in result:
-            # Unreal 5 takes the first of two such keys and Unreal 4's FJsonObject the last: refuse, never guess.
-            raise _DuplicateKeyError(f"duplicate key {key!r} (Unreal matches keys without regard to case)")
-        result[folded] = value
-    return result
+    def __call__(self, pairs: list[tuple[str, object]]) -> dict[str, object]:
+        result: dict[str, object] = {}
+        for key, value in pairs:
+            folded = key.lower()
+            if folded in result:
+                self.repeated.setdefault(key, [result[folded]]).append(value)
+                if not self.keep_last:
+                    continue
+            result[folded] = value
+        return result
 
 
 def _refuse_constant(name: str) -> object:
@@ -67,15 +81,41 @@ def _decode(data: bytes, path: str) -> str:
 
 
 def read_object(data: bytes, path: str) -> dict[str, object]:
-    text = _decode(data, path)
+    """The descriptor's JSON object as Unreal 5 reads it (of keys that fold alike, the first)."""
+    return read_objects(data, path)[0]
+
+
+def read_objects(data: bytes, path: str) -> tuple[dict[str, object], dict[str, object], tuple[str, ...]]:
+    """The descriptor's JSON object as Unreal 5 reads it and as Unreal 4 reads it, and a note on each key that
+    comes more than once (the two readings differ only then).
+
+    Neither reader refuses a repeated key: 5.x's RapidJSON keeps every member and its case-insensitive lookup finds
+    the first; 4.x's FJsonObject keeps the last in its map (``docs/project-rules.md`` §2).
+    """
+    text = _blank_trailing_commas(_decode(data, path))
+    first_keys = _Keys(keep_last=False)
+    first = _parse(text, path, first_keys)
+    if not first_keys.repeated:
+        return first, first, ()
+    last = _parse(text, path, _Keys(keep_last=True))
+    notes = []
+    for key, values in first_keys.repeated.items():
+        count = f"{key!r} appears {len(values)} times"
+        if all(value == values[0] for value in values):
+            notes.append(f"{count}, with the same value each time: Unreal reads it as once")
+        else:
+            notes.append(
+                f"{count} with different values (keys match without regard to case): Unreal 5 reads the first, "
+                "Unreal 4 the last"
+            )
+    return first, last, tuple(notes)
+
+
+def _parse(text: str, path: str, keys: _Keys) -> dict[str, object]:
     try:
-        document = json.loads(
-            _blank_trailing_commas(text), object_pairs_hook=_folded_object, parse_constant=_refuse_constant
-        )
+        document = json.loads(text, object_pairs_hook=keys, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise DescriptorError(f"{path}: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    except _DuplicateKeyError as exc:
-        raise DescriptorError(f"{path}: {exc}") from None
     except (ValueError, RecursionError) as exc:  # NaN, an integer of thousands of digits, nesting Python cannot follow
         raise DescriptorError(f"{path}: not a descriptor ({str(exc) or type(exc).__name__})") from None
     if not isinstance(document, dict):

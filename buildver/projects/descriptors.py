@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
-from buildver.projects.descriptor_json import entries, file_version, read_object, string_field
+from buildver.errors import DescriptorError
+from buildver.projects.descriptor_json import entries, file_version, read_objects, string_field
 
 __all__ = ["PluginDescriptor", "ProjectDescriptor", "parse_plugin_descriptor", "parse_project_descriptor"]
+
+_Descriptor = TypeVar("_Descriptor", "PluginDescriptor", "ProjectDescriptor")
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +25,16 @@ class PluginDescriptor:
     """As written; empty when the descriptor names no engine."""
     modules: tuple[str, ...] = ()
     plugins: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What Unreal reads without a word but a reader should know: a key that comes more than once."""
+    unreal4_engine_version: str | None = None
+    """The EngineVersion Unreal 4 reads when a repeated key makes it differ from Unreal 5's, else None."""
+
+    def engine_version_for(self, major: int) -> str:
+        """The EngineVersion an engine of ``major`` reads (Unreal 4 and Unreal 5 differ on repeated keys)."""
+        if major < 5 and self.unreal4_engine_version is not None:
+            return self.unreal4_engine_version
+        return self.engine_version
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,11 +47,51 @@ class ProjectDescriptor:
     """As written; empty when the project names no engine (Unreal then looks in the project's parent folders)."""
     modules: tuple[str, ...] = ()
     plugins: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    """What Unreal reads without a word but a reader should know: a key that comes more than once."""
+    unreal4_engine_association: str | None = None
+    """The EngineAssociation Unreal 4 reads when a repeated key makes it differ from Unreal 5's, else None."""
+
+    def engine_association_for(self, major: int) -> str:
+        """The EngineAssociation an engine of ``major`` reads (Unreal 4 and Unreal 5 differ on repeated keys)."""
+        if major < 5 and self.unreal4_engine_association is not None:
+            return self.unreal4_engine_association
+        return self.engine_association
 
 
 def parse_plugin_descriptor(data: bytes, path: str) -> PluginDescriptor:
-    """Read a ``.uplugin``; a descriptor Unreal could not load is a DescriptorError naming ``path`` and the place."""
-    document = read_object(data, path)
+    """Read a ``.uplugin``; a descriptor Unreal could not load is a DescriptorError naming ``path`` and the place.
+
+    Read as Unreal 5 reads it; where a repeated key makes Unreal 4 read something else, that is kept beside it.
+    """
+    first, last, notes = read_objects(data, path)
+    descriptor = _plugin(first, path)
+    if not notes:
+        return descriptor
+    other = _other_reading(last, path, _plugin)
+    if isinstance(other, str):
+        return replace(descriptor, notes=(*notes, other))
+    changed = other.engine_version != descriptor.engine_version
+    return replace(descriptor, notes=notes, unreal4_engine_version=other.engine_version if changed else None)
+
+
+def parse_project_descriptor(data: bytes, path: str) -> ProjectDescriptor:
+    """Read a ``.uproject``; a descriptor Unreal could not load is a DescriptorError naming ``path`` and the place.
+
+    Read as Unreal 5 reads it; where a repeated key makes Unreal 4 read something else, that is kept beside it.
+    """
+    first, last, notes = read_objects(data, path)
+    descriptor = _project(first, path)
+    if not notes:
+        return descriptor
+    other = _other_reading(last, path, _project)
+    if isinstance(other, str):
+        return replace(descriptor, notes=(*notes, other))
+    changed = other.engine_association != descriptor.engine_association
+    return replace(descriptor, notes=notes, unreal4_engine_association=other.engine_association if changed else None)
+
+
+def _plugin(document: Mapping[str, object], path: str) -> PluginDescriptor:
     return PluginDescriptor(
         path=path,
         file_version=file_version(document, path, "PluginFileVersion"),
@@ -47,9 +102,7 @@ def parse_plugin_descriptor(data: bytes, path: str) -> PluginDescriptor:
     )
 
 
-def parse_project_descriptor(data: bytes, path: str) -> ProjectDescriptor:
-    """Read a ``.uproject``; a descriptor Unreal could not load is a DescriptorError naming ``path`` and the place."""
-    document = read_object(data, path)
+def _project(document: Mapping[str, object], path: str) -> ProjectDescriptor:
     return ProjectDescriptor(
         path=path,
         file_version=file_version(document, path, "ProjectFileVersion"),
@@ -57,3 +110,14 @@ def parse_project_descriptor(data: bytes, path: str) -> ProjectDescriptor:
         modules=entries(document, "Modules", path, ("Name", "Type")),
         plugins=entries(document, "Plugins", path, ("Name", "Enabled")),
     )
+
+
+def _other_reading(
+    document: Mapping[str, object], path: str, build: Callable[[Mapping[str, object], str], _Descriptor]
+) -> _Descriptor | str:
+    """Unreal 4's reading (the last of repeated keys), or a note on why Unreal 4 could not load it at all."""
+    try:
+        return build(document, path)
+    except DescriptorError as exc:
+        reason = str(exc).removeprefix(f"{path}: ")
+        return f"Unreal 4, which reads the last of repeated keys, could not load it: {reason}"

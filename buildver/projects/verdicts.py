@@ -18,7 +18,7 @@ import enum
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from buildver.errors import BuildverError
@@ -70,25 +70,36 @@ class CheckResult:
     declared: str | None
     """The plugin's EngineVersion, the project's EngineAssociation or the manifest's BuildId, as written."""
     reason: str
+    warnings: tuple[str, ...] = ()
+    """What Unreal reads without a word but a reader should know (a key that comes more than once)."""
 
     def to_json(self) -> dict[str, object]:
-        """The result as a JSON object."""
-        return {
+        """The result as a JSON object (``warnings`` only when there are some)."""
+        document: dict[str, object] = {
             "kind": str(self.kind),
             "path": self.path,
             "status": str(self.status),
             "declared": self.declared,
             "reason": self.reason,
         }
+        if self.warnings:
+            document["warnings"] = list(self.warnings)
+        return document
 
 
 def check_plugin(descriptor: PluginDescriptor, compatible_with: EngineVersion) -> CheckResult:
+    """FPluginManager::IsPluginCompatible (see :func:`_plugin_verdict`), with the descriptor's notes as warnings."""
+    result = _plugin_verdict(descriptor, compatible_with)
+    return replace(result, warnings=descriptor.notes) if descriptor.notes else result
+
+
+def _plugin_verdict(descriptor: PluginDescriptor, compatible_with: EngineVersion) -> CheckResult:
     """FPluginManager::IsPluginCompatible: the plugin's EngineVersion against the engine's CompatibleWith().
 
     Any difference GetNewest sees (major, minor, patch, or changelists of one vendor) refuses the plugin, an older
     one as much as a newer one; an EngineVersion that does not parse only logs a warning.
     """
-    declared = descriptor.engine_version
+    declared = descriptor.engine_version_for(compatible_with.major)
     if not declared:
         return CheckResult(
             Kind.PLUGIN, descriptor.path, Status.COMPATIBLE, None, "names no EngineVersion: any engine loads it"
@@ -165,10 +176,10 @@ def check_association(
     without them those are not decidable. A version ``MAJOR.MINOR`` (a launcher build) is decided by GetNewest
     as the project browser does; a GUID (a source build registered on one machine) is never decidable here.
     """
-    association = descriptor.engine_association
+    association = descriptor.engine_association_for(engine.major)
 
     def result(status: Status, reason: str) -> CheckResult:
-        return CheckResult(Kind.PROJECT, descriptor.path, status, association, reason)
+        return CheckResult(Kind.PROJECT, descriptor.path, status, association, reason, descriptor.notes)
 
     if not association:
         found = None if project_dir is None else _engine_folder_above(project_dir)

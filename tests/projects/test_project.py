@@ -288,7 +288,6 @@ MALFORMED_CASES = [
     (b'{"FileVersion": true}', "P.uplugin: FileVersion must be an integer, not true"),
     (b'{"FileVersion": 4}', "P.uplugin: FileVersion 4 is not a descriptor version Unreal reads (1 to 3)"),
     (b'{"FileVersion": 0}', "P.uplugin: FileVersion 0 is not a descriptor version Unreal reads (1 to 3)"),
-    (b'{"FileVersion": 3, "fileVersion": 3}', "P.uplugin: duplicate key 'fileVersion' (Unreal matches keys"),
     (b'{"FileVersion": 3, "EngineVersion": 5.3}', "P.uplugin: EngineVersion must be a string, not 5.3"),
     (b'{"FileVersion": 3, "Modules": {}}', "P.uplugin: Modules must be an array, not an object"),
     (b'{"FileVersion": 3, "Modules": ["A"]}', "P.uplugin: Modules[0] must be an object, not 'A'"),
