@@ -17,6 +17,7 @@ from buildver.cli.common import (
     palette,
     print_json,
 )
+from buildver.text import printable
 
 
 def _changelist(text: str | int) -> int:
@@ -170,7 +171,16 @@ def update_local(
     import os
 
     environment = {**os.environ, **dict(_environment_setting(text) for text in env or [])}
-    plan, written = run_update(version_path, request, config=config, environment=environment, dry_run=dry_run)
+
+    def warn(message: str) -> None:
+        print(f"buildver: warning: {printable(message)}", file=sys.stderr)
+
+    plan, written = run_update(
+        version_path, request, config=config, environment=environment, dry_run=dry_run, on_warning=warn
+    )
+    if dry_run:  # nothing was written, so the warnings were not heard yet
+        for warning in plan.warnings:
+            warn(warning)
     if json_output:
         print_json(update_document(plan))
     elif dry_run:

@@ -57,6 +57,7 @@ __all__ = [
     "header_for",
     "header_macros",
     "is_generated",
+    "is_unstamped",
     "join_lines",
     "patch_header",
     "plan_header",
@@ -272,7 +273,9 @@ def version_h_replacements(
     changelist = record.changelist
     replacements = [
         LineReplacement("#define BRANCH_NAME ", c_string_literal(record.branch_name)),
-        LineReplacement("#define BUILT_FROM_CHANGELIST ", str(changelist) if changelist != 0 else ""),
+        # UAT writes nothing after the name for changelist 0, and Version.h's "#if ENGINE_CURRENT_CL_VERSION > 0"
+        # then stops the compile ("operator '>' has no left operand"): buildver writes 0, which compiles.
+        LineReplacement("#define BUILT_FROM_CHANGELIST ", str(changelist)),
     ]
     if build is not None:
         _check(build, "build version", path_for_messages)
@@ -418,6 +421,14 @@ def recorded_build(record: BuildVersion) -> str | None:
     return record.build_version or None
 
 
+def is_unstamped(record: BuildVersion) -> bool:
+    """Whether ``record`` was never stamped: no changelist and no branch, as Epic ships an engine (4.18.3's
+    Build.version has both empty while its Version.h says ``BRANCH_NAME "++UE4+Release-4.18"``). Such a record says
+    nothing about what a header's values should be, so an existing header that buildver did not generate is left as
+    it is, and checks pass on it."""
+    return record.changelist == 0 and not record.branch_name
+
+
 def header_for(
     existing_text: str | None,
     record: BuildVersion,
@@ -426,11 +437,14 @@ def header_for(
     *,
     macros: MacroNames = UNREAL_MACROS,
 ) -> str:
-    """The header's new text: generated whole when there is none or buildver generated it, else patched.
+    """The header's new text: generated whole when there is none or buildver generated it, else patched; an
+    existing header of its own is left as it is for an unstamped record (:func:`is_unstamped`).
 
     A generated header that has CRLF newlines (a Windows checkout with ``core.autocrlf``) is regenerated with
     CRLF, so that an unchanged header is not reported as out of date.
     """
+    if existing_text is not None and not is_generated(existing_text) and is_unstamped(record):
+        return existing_text
     if existing_text is None or is_generated(existing_text):
         text = render_header(record, build, macros=macros, path_for_messages=path_for_messages)
         if existing_text is not None and "\r\n" in existing_text:

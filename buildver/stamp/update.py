@@ -89,6 +89,8 @@ class UpdatePlan:
     changes: tuple[FileChange, ...] = field(default_factory=tuple)
     game_changes: tuple[str, ...] = ()
     """One line per game config value that changes (``project-version``, ``android-store-version``)."""
+    warnings: tuple[str, ...] = ()
+    """What the caller should hear before anything is written (a header that will not compile, say)."""
 
     @property
     def new_version_file(self) -> VersionFile:
@@ -170,7 +172,27 @@ def plan_update(
     game = plan_game_files(version_file.path, record, config)
     changes += [planned.change for planned in game]
     game_changes = tuple(planned.summary for planned in game if planned.change.changed)
-    return UpdatePlan(version_file, record, sources, chosen, tuple(changes), game_changes)
+    warnings = _hotfix_warning(chosen, record, header, request)
+    return UpdatePlan(version_file, record, sources, chosen, tuple(changes), game_changes, warnings)
+
+
+def _hotfix_warning(
+    chosen: ChosenRules, record: BuildVersion, header: Path | None, request: UpdateRequest
+) -> tuple[str, ...]:
+    """4.18's Version.h stops the compile of an Epic hotfix (patch above 0) whose compatible changelist is its own
+    changelist ("ENGINE_COMPATIBLE_CL_VERSION must be manually defined for hotfix builds"), which 4.18's UAT writes
+    when -CompatibleCL is not given. buildver writes the same, and says so first (``docs/unreal-rules.md`` §3.3)."""
+    if header is None or header != chosen.version_h or not chosen.rules.patches_version_h:
+        return ()
+    hotfix = record.patch_version > 0 and not record.is_licensee_version and record.changelist > 0
+    if not hotfix or record.effective_compatible_changelist != record.changelist:
+        return ()
+    return (
+        f"{header}: a {record.major_version}.{record.minor_version}.{record.patch_version} hotfix whose "
+        f"compatible changelist is its own ({record.changelist}), as UAT writes it: Version.h's \"#error "
+        'ENGINE_COMPATIBLE_CL_VERSION must be manually defined for hotfix builds" will stop the compile; give '
+        "the release's changelist with --compatible-cl (UAT's -CompatibleCL=)",
+    )
 
 
 def _plan_metadata(chosen: ChosenRules, record: BuildVersion, changes: list[FileChange]) -> FileChange | None:
@@ -263,8 +285,12 @@ def update_local(
     config: Config,
     environment: Mapping[str, str] | None = None,
     dry_run: bool = False,
+    on_warning: Callable[[str], None] | None = None,
 ) -> tuple[UpdatePlan, list[Path]]:
     """Plan and (unless ``dry_run``) apply the update under the version folder's lock; return what was written.
+
+    ``on_warning`` hears each of the plan's warnings once the plan stands and before anything is written (a dry run
+    writes nothing: its caller reads ``plan.warnings``).
 
     When ``GITHUB_OUTPUT`` names a file, it is opened before anything is written (so that a file that cannot
     take the outputs fails the run while every file is unchanged) and the outputs are appended after.
@@ -274,6 +300,9 @@ def update_local(
         outputs: list[BinaryIO] = []
 
         def open_outputs(plan: UpdatePlan) -> None:
+            if on_warning is not None:
+                for warning in plan.warnings:
+                    on_warning(warning)
             # Opened once the plan stands and before anything is written: a GITHUB_OUTPUT that cannot take the
             # outputs fails the run with every file unchanged, and a run that fails to plan creates no file.
             if environment.get("GITHUB_OUTPUT"):

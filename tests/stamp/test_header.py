@@ -613,9 +613,10 @@ def test_compatible_changelist_goes_to_the_licensee_occurrence_0_or_the_epic_occ
     assert compatible_values(patch_header(MINIMAL, record, None, "Version.h")) == expected
 
 
-def test_built_from_changelist_is_left_empty_for_changelist_0_as_unreal_does() -> None:
-    patched = patch_header(MINIMAL, BuildVersion(4, 18, 0), None, "Version.h")
-    assert "\n#define BUILT_FROM_CHANGELIST \n" in patched
+def test_built_from_changelist_0_is_written_as_0_so_that_version_h_compiles() -> None:
+    # UAT writes nothing after the name, and Version.h's "#if ENGINE_CURRENT_CL_VERSION > 0" then fails to compile.
+    patched = patch_header(MINIMAL, BuildVersion(4, 18, 0, branch_name="++UE4+Main"), None, "Version.h")
+    assert "\n#define BUILT_FROM_CHANGELIST 0\n" in patched
 
 
 @pytest.mark.parametrize(("build", "line"), [(None, 'L""'), ("", 'L""'), ("x", 'L"x"'), ("é", 'L"\\u00E9"')])
