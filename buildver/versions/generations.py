@@ -97,6 +97,19 @@ class RuleSet:
 
 
 _BUILD_FIELDS = frozenset({"BuildId", "BuildVersion"})
+_ALWAYS = frozenset(
+    {
+        "MajorVersion",
+        "MinorVersion",
+        "PatchVersion",
+        "Changelist",
+        "CompatibleChangelist",
+        "IsLicenseeVersion",
+        "IsPromotedBuild",
+        "BranchName",
+    }
+)
+"""What every generation's UBT ``BuildVersion.Write`` (``WriteProperties``) writes whatever the file held."""
 
 # Each generation is the one before it with only what that release's UAT changed.
 _4_18 = RuleSet(
@@ -112,7 +125,7 @@ _4_18 = RuleSet(
     build_version_key=False,
     clears_build_url=False,
     metadata=MetadataVersion.FROM_VERSION_H,
-    writer=WriterRules(frozenset({"BuildId"}), frozenset(), ends_at_brace=True),
+    writer=WriterRules(_ALWAYS | {"BuildId"}, frozenset(), ends_at_brace=True),
     source="4.18.3 and 4.19.0 to 4.19.2 AutomationUtils/UE4Build.cs and UnrealBuildTool/System/BuildVersion.cs "
     "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a; Mu-L/TracerInteractiveUE4Plugins@29eaed5, @f7ea9e5)",
 )
@@ -134,7 +147,7 @@ _4_21 = dataclasses.replace(
     name="4.21",
     first=(4, 21, 0),
     build_version_key=True,
-    writer=WriterRules(_BUILD_FIELDS, frozenset(), ends_at_brace=True),
+    writer=WriterRules(_ALWAYS | _BUILD_FIELDS, frozenset(), ends_at_brace=True),
     source="4.21.0 to 4.24.0 AutomationUtils/UE4Build.cs and BuildVersion.cs "
     "(Mu-L/TracerInteractiveUE4Plugins@feabf8b, @cb12528, @a1b2cb3, @1a72e75)",
 )
@@ -154,7 +167,7 @@ _4_26 = dataclasses.replace(
     name="4.26",
     first=(4, 26, 0),
     licensee_marker=_RESTRICTED_MARKER,
-    writer=WriterRules(frozenset(), _BUILD_FIELDS, ends_at_brace=True),
+    writer=WriterRules(_ALWAYS, _BUILD_FIELDS, ends_at_brace=True),
     source="4.26.0 to 4.27.2 AutomationUtils/UE4Build.cs and BuildVersion.cs "
     "(Mu-L/TracerInteractiveUE4Plugins@172ab38, @58273c5; Stiiiff/EphemereEngine@c96df6b)",
 )
@@ -173,7 +186,7 @@ _5_3 = dataclasses.replace(
     name="5.3",
     first=(5, 3, 0),
     clears_build_url=True,
-    writer=WriterRules(frozenset(), _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
+    writer=WriterRules(_ALWAYS, _BUILD_FIELDS | {"BuildURL"}, ends_at_brace=True),
     source="5.3.2 to 5.6.1 AutomationUtils/UnrealBuild.cs and BuildVersion.cs (he-yulong/UnrealEngine-5.3@686f844, "
     "kykz159/Project-Ghost@068120c)",
 )
