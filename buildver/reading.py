@@ -16,7 +16,14 @@ import errno
 import os
 import stat
 
-__all__ = ["NotRegularFileError", "file_kind", "read_regular_file"]
+__all__ = [
+    "LFS_POINTER_MAX_SIZE",
+    "LFS_POINTER_START",
+    "NotRegularFileError",
+    "file_kind",
+    "is_lfs_pointer",
+    "read_regular_file",
+]
 
 # O_NONBLOCK: opening a FIFO must not wait for a writer (regular files ignore the flag). O_BINARY: Windows.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -67,3 +74,13 @@ def file_kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "a special file"
+
+
+LFS_POINTER_START = b"version https://git-lfs.github.com/spec/v1\n"
+LFS_POINTER_MAX_SIZE = 1024
+"""Git LFS pointers are under 200 bytes; its own limit for recognizing one is 1024."""
+
+
+def is_lfs_pointer(data: bytes) -> bool:
+    """Whether ``data`` is a Git LFS pointer: the file is in LFS and ``git lfs pull`` has not fetched it here."""
+    return len(data) <= LFS_POINTER_MAX_SIZE and data.startswith(LFS_POINTER_START)

@@ -28,6 +28,7 @@ from buildver.guard.checks import (
     unreadable_package,
 )
 from buildver.guard.settings import CHECKS, Finding, GuardReport, GuardSettings, Severity
+from buildver.reading import LFS_POINTER_MAX_SIZE, is_lfs_pointer
 from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
@@ -37,14 +38,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Snapshot", "check", "gather", "run_guard"]
 
-LFS_POINTER_START = b"version https://git-lfs.github.com/spec/v1\n"
-LFS_POINTER_MAX_SIZE = 1024
-"""Git LFS pointers are under 200 bytes; its own limit for recognizing one is 1024."""
-
 
 def _lfs_object_id(data: bytes) -> str | None:
     """The sha256 object id of a Git LFS pointer, or None when ``data`` is not one."""
-    if len(data) > LFS_POINTER_MAX_SIZE or not data.startswith(LFS_POINTER_START):
+    if not is_lfs_pointer(data):
         return None
     for line in data.decode("utf-8", "replace").splitlines():
         key, _, value = line.partition(" ")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buildver.errors import InvalidVersionError, VersionFileError
+from buildver.reading import is_lfs_pointer
 from buildver.versions.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.versions.json_layout import (
     JsonLayout,
@@ -391,6 +392,11 @@ def parse_build_version(data: bytes, path: Path) -> VersionFile:
     """Validate the bytes of a Build.version; every problem is a VersionFileError naming ``path`` and the place."""
     if not data.strip():
         raise VersionFileError(f"{path}: the file is empty")
+    if is_lfs_pointer(data):
+        raise VersionFileError(
+            f"{path}: a Git LFS pointer, not the file: run git lfs pull, or stop tracking Build.version with LFS "
+            "(UAT and UBT read it as JSON)"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

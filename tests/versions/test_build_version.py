@@ -389,3 +389,26 @@ def test_a_key_inserted_into_a_one_line_file_stays_on_that_line() -> None:
     version_file = parse_build_version(data, FILE)
     saved = version_file.render(version_file.record.replace(changelist=7))
     assert saved == b'{"MajorVersion": 5, "MinorVersion": 1, "PatchVersion": 0, "Changelist": 7}\n'
+
+
+LFS_POINTER = (
+    b"version https://git-lfs.github.com/spec/v1\n"
+    b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+    b"size 212\n"
+)
+
+
+def test_a_git_lfs_pointer_is_named_as_such(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from helpers import run_cli
+
+    version = tmp_path / "Build" / "Build.version"
+    version.parent.mkdir()
+    version.write_bytes(LFS_POINTER)
+    with pytest.raises(VersionFileError, match="a Git LFS pointer, not the file: run git lfs pull"):
+        parse_build_version(LFS_POINTER, version)
+    code, out, err = run_cli(capsys, "show", "-f", str(version))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"buildver: error: {version}: a Git LFS pointer, not the file: run git lfs pull, or stop tracking "
+        "Build.version with LFS (UAT and UBT read it as JSON)\n"
+    )
