@@ -90,11 +90,15 @@ def _random_name() -> str:
 
 
 def _diff_name(side: str, path: Path) -> str:
-    """``a/relative/path`` as git shows it, or the absolute path when it lies outside the current folder."""
-    try:
-        return f"{side}/{path.resolve().relative_to(Path.cwd().resolve()).as_posix()}"
-    except ValueError:
-        return str(path)
+    """``a/relative/path`` as git shows it: from the root of the git repository holding the file, wherever in it
+    the command runs; outside a repository from the current folder; else the absolute path."""
+    from buildver.vcs import find_repository_root  # a walk up the folders: runs no git
+
+    absolute = path.resolve()
+    for base in (find_repository_root(absolute.parent), Path.cwd().resolve()):
+        if base is not None and absolute.is_relative_to(base):
+            return f"{side}/{absolute.relative_to(base).as_posix()}"
+    return str(path)
 
 
 def _target_of(filename: object, pending: Sequence[FileChange]) -> object:

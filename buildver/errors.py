@@ -33,6 +33,10 @@ class VersionFileError(BuildverError):
     """A Build.version file that is missing, unreadable or invalid; the message names the file and the place."""
 
 
+class NoVersionFileError(VersionFileError):
+    """No file given, none configured, and no Build.version found from the folder up to the repository root."""
+
+
 class ConfigError(BuildverError):
     """A ``[tool.buildver]`` setting that is invalid; the message names the file and the key."""
 

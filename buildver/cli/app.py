@@ -49,6 +49,24 @@ _SUB_APPS = {
 COMPLETION_VARIABLE = "_BUILDVER_COMPLETE"
 """Set by the completion script that ``--show-completion`` prints, when the shell asks for completions."""
 
+_COMPLETION_OPTIONS = ("--show-completion", "--install-completion")
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+"""The shells typer writes completion scripts for."""
+
+
+def names_a_shell(arguments: list[str]) -> bool:
+    """Whether a completion option is given a shell (``--show-completion zsh``, ``--install-completion=fish``).
+
+    typer's own options detect the running shell and take no value, so that ``zsh`` after them was never read
+    and bash's script came out of bash; a run that names a shell gets options that take it (``build_app``).
+    """
+    for index, argument in enumerate(arguments):
+        if argument.startswith(tuple(f"{option}=" for option in _COMPLETION_OPTIONS)):
+            return True
+        if argument in _COMPLETION_OPTIONS:
+            return index + 1 < len(arguments) and not arguments[index + 1].startswith("-")
+    return False
+
 
 def build_app(arguments: list[str]) -> typer.Typer:
     """The typer app with the command that ``arguments`` ask for, or with every command for help or a typo.
@@ -63,13 +81,15 @@ def build_app(arguments: list[str]) -> typer.Typer:
     wanted = next((argument for argument in arguments if not argument.startswith("-")), None)
     known = wanted in _COMMANDS or wanted in _SUB_APPS
     completing = COMPLETION_VARIABLE in os.environ
+    shell_named = not completing and not known and names_a_shell(arguments)
     app = new_app(
         "Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules.",
         "buildver",
-        completion=completing or not known,
+        completion=(completing or not known) and not shell_named,
     )
-    # A callback keeps the app a group even with a single command registered; it holds --version.
-    app.callback()(_group)
+    # A callback keeps the app a group even with a single command registered; it holds --version (and, when a
+    # shell is named, the completion options that take it).
+    app.callback()(_group_for_a_named_shell if shell_named else _group)
     if arguments == ["--version"] and not completing:
         names: list[str] = []
     else:
@@ -106,6 +126,48 @@ def _group(
     """Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules."""
 
 
+def _complete_for(ctx: typer.Context, param: typer.CallbackParam, shell: str | None) -> None:
+    """``--show-completion SHELL`` and ``--install-completion SHELL``: typer's own actions, for the shell named."""
+    if shell is None or ctx.resilient_parsing:
+        return
+    if shell not in SHELLS:
+        raise typer.BadParameter(f"{shell!r} is not one of {', '.join(SHELLS)}")
+    from typer.completion import install_callback, show_callback
+
+    (show_callback if param.name == "show_completion" else install_callback)(ctx, param, shell)  # they exit
+
+
+def _group_for_a_named_shell(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_print_version, is_eager=True, help="Print buildver's version and exit."),
+    ] = False,
+    show_completion: Annotated[
+        str | None,
+        typer.Option(
+            "--show-completion",
+            callback=_complete_for,
+            is_eager=True,
+            metavar="SHELL",
+            help="Show completion for SHELL, to copy it or customize the installation.",
+            show_default=False,
+        ),
+    ] = None,
+    install_completion: Annotated[
+        str | None,
+        typer.Option(
+            "--install-completion",
+            callback=_complete_for,
+            is_eager=True,
+            metavar="SHELL",
+            help="Install completion for SHELL.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Unreal-style build versions: Build.version, UpdateLocalVersion, FEngineVersion rules."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code."""
     import os
@@ -128,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             arguments = [*arguments, "--help"]
         result = build_app(arguments)(args=arguments, prog_name="buildver", standalone_mode=False)
     except BuildverError as exc:
-        print_error(str(exc))
+        print_error(str(exc) + _command_line_hint(exc))
         return exc.exit_code
     except typer.Abort:
         print_error("aborted")
@@ -156,6 +218,15 @@ def main(argv: list[str] | None = None) -> int:
             print_error(f"cannot write the output ({exc.strerror or exc})")
         return 1
     return result if isinstance(result, int) else 0
+
+
+def _command_line_hint(exc: BuildverError) -> str:
+    """What the command line adds to the library's message: the flags and commands that help."""
+    from buildver.errors import NoVersionFileError
+
+    if isinstance(exc, NoVersionFileError):
+        return "; pass --file PATH, or create one with: buildver init --version MAJOR.MINOR.PATCH"
+    return ""
 
 
 def _silence_stdout() -> None:

@@ -4,7 +4,6 @@ Registered by ``buildver.cli.app`` and imported only when this command runs. No 
 annotations``: typer reads the real annotation objects, instead of evaluating their text at each start.
 """
 
-import sys
 from typing import Annotated
 
 import typer
@@ -56,6 +55,6 @@ def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag
     if json_output:
         print_json(compatibility.to_json())
     else:
-        print(compatibility.sentence(), file=sys.stdout if compatibility.compatible else sys.stderr)
+        print(compatibility.sentence())  # a result either way: stdout; the exit code tells the two apart
     if not compatibility.compatible:
         raise typer.Exit(1)

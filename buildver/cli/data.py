@@ -37,9 +37,8 @@ def _describe(versions: DocumentVersions, schema: Schema | None) -> str:
         return f"unreadable header: {versions.problem}"
     if versions.unversioned:
         return "unversioned (no $buildver header)"
-    names = {known.guid: known.friendly_name for known in schema.custom_versions} if schema else {}
     custom = ", ".join(
-        f"{entry.friendly_name or names.get(entry.guid) or entry.guid} {entry.version}" for entry in versions.custom
+        f"{versions.custom_name(entry, schema) or entry.guid} {entry.version}" for entry in versions.custom
     )
     text = f"format {versions.format}, engine {versions.engine}, licensee {versions.licensee}, custom: {custom or '-'}"
     if schema is not None:
@@ -70,7 +69,7 @@ def inspect_command(
             exit_code = max(exit_code, _error(exc))
             continue
         if json_output:
-            report[str(path)] = versions.as_dict()
+            report[str(path)] = versions.as_dict(schema)
         else:
             print(f"{path}: {_describe(versions, schema)}")
     if json_output:

@@ -53,14 +53,23 @@ class DocumentVersions:
         guid = _key(key)
         return next((entry.version for entry in self.custom if entry.guid == guid), -1)
 
-    def as_dict(self) -> dict[str, Any]:
-        """A JSON-ready description."""
+    def custom_name(self, entry: StoredCustomVersion, schema: Schema | None = None) -> str | None:
+        """A custom version's name: the one the document stores, else the one ``schema`` registers for its GUID."""
+        if entry.friendly_name is not None or schema is None:
+            return entry.friendly_name
+        known = schema.custom_versions.get(entry.guid)
+        return None if known is None else known.friendly_name
+
+    def as_dict(self, schema: Schema | None = None) -> dict[str, Any]:
+        """A JSON-ready description; a custom version's name comes from ``schema`` when the document stores none
+        (header format 2 stores none)."""
         return {
             "format": self.format,
             "engine": self.engine,
             "licensee": self.licensee,
             "custom": [
-                {"guid": entry.guid, "version": entry.version, "name": entry.friendly_name} for entry in self.custom
+                {"guid": entry.guid, "version": entry.version, "name": self.custom_name(entry, schema)}
+                for entry in self.custom
             ],
             "unversioned": self.unversioned,
             "problem": self.problem,

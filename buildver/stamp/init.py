@@ -10,7 +10,7 @@ from buildver.changes import FileChange, apply_changes, read_existing, transacti
 from buildver.errors import ConfigError, UsageError, VersionFileError, WriteError
 from buildver.versions.build_version import BuildVersion, render_new_file
 from buildver.versions.config import buildver_table, load_config
-from buildver.versions.current import version_file_path
+from buildver.versions.current import backslash_advice, version_file_path
 
 __all__ = ["init_config", "init_project", "plan_init_config", "render_init_section"]
 
@@ -25,6 +25,9 @@ def init_project(
     (folders made for it are removed again). ``release`` where a Build.version exists is a UsageError.
     """
     config = load_config(folder)  # a bad configuration is an error before anything else
+    advice = None if file is None else backslash_advice(file)
+    if advice is not None:  # Build\Build.version on Linux would be one file of that name in this folder
+        raise UsageError(f"{file}: {advice}")
     existing = file if file is not None and file.exists() else None
     if file is None:
         try:
@@ -80,7 +83,12 @@ def render_init_section(version_file: str, header: str | None) -> str:
         table.add(tomlkit.comment('header = "Source/MyGame/BuildVersion.h"  # default: Version.h or BuildVersion.h'))
     else:
         table.add("header", header)
+    # Every optional setting the README shows, commented out with its default.
+    table.add(tomlkit.comment("skip-header = true  # default: false; true leaves every header alone"))
     table.add(tomlkit.comment('repository-name = "MyGame"  # default: the origin remote\'s name, else the folder'))
+    table.add(
+        tomlkit.comment('rules = "5.3"  # default: the engine\'s own UAT rules on an engine tree, else "buildver"')
+    )
     document = tomlkit.document()
     tool = tomlkit.table(is_super_table=True)
     tool.add("buildver", table)

@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from buildver.text import printable
-from buildver.versions.report import version_file_fields
+from buildver.versions.report import show_fields
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -18,8 +18,9 @@ __all__ = ["describe_rules", "update_document", "update_summary"]
 
 
 def update_document(plan: UpdatePlan) -> dict[str, object]:
-    """``update-local --json``: the new file's fields, the files that change, and the rules that were applied."""
-    document = version_file_fields(plan.new_version_file)
+    """``update-local --json``: the new file's fields as ``show --json`` gives them (the derived ones too), the
+    files that change, and the rules that were applied."""
+    document = show_fields(plan.new_version_file)
     document["FilesChanged"] = [str(change.path) for change in plan.changes if change.changed]
     chosen = plan.rules
     document["Rules"] = {"Name": chosen.rules.name, "Reason": chosen.reason, "Source": chosen.rules.source}

@@ -99,16 +99,20 @@ def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
     ``-Licensee=anything`` counts as ``-Licensee``, and ``-Promoted`` without a value means the default, 1.
     UAT's global switches (``-NoP4``, ``-Verbose`` …) are dropped; the second list names them, for a note.
     ``NAME=VALUE``, which UAT sets as an environment variable for the run, becomes ``--env NAME=VALUE``.
-    Any other ``-Name`` is a UsageError naming it.
+    A UsageError names any other ``-Name``, a value given after a space (``-CL 5``: UAT would read ``5`` as the
+    name of another command; ``-CL=5`` is meant), and a UAT parameter and a buildver option that set the same
+    value differently (``-CL=5 --cl 6``).
     """
     if "update-local" not in argv:
         return argv, []
     start = argv.index("update-local") + 1
     translated = argv[:start]
     ignored: list[str] = []
-    seen: set[str] = set()
+    seen: dict[str, tuple[str, str | None]] = {}  # UAT's parameter: as written, and its value (None: a flag)
+    given: list[tuple[str, str | None, str]] = []  # buildver's arguments: the option, its value, as written
     takes_value = False
-    for argument in argv[start:]:
+    arguments = argv[start:]
+    for index, argument in enumerate(arguments):
         if not takes_value and ENVIRONMENT_ARGUMENT.fullmatch(argument):
             translated += ["--env", argument]
             continue
@@ -119,7 +123,14 @@ def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
             or argument in _VALUE_OPTIONS
             or argument in _OWN_FLAGS
         ):
-            takes_value = argument in _VALUE_OPTIONS and not takes_value
+            if takes_value:  # the value of the option before it
+                option = given[-1][0]
+                given[-1] = (option, argument, f"{option} {argument}")
+                takes_value = False
+            else:
+                option, equals, value = argument.partition("=")
+                given.append((option, value if equals else None, argument))
+                takes_value = argument in _VALUE_OPTIONS
             translated.append(argument)
             continue
         name, equals, value = argument[1:].partition("=")
@@ -132,13 +143,40 @@ def translate_unreal_arguments(argv: list[str]) -> tuple[list[str], list[str]]:
                 f"update-local: unknown parameter {argument!r} (neither a buildver option nor one of "
                 "UpdateLocalVersion's: -CL= -CompatibleCL= -Build= -SkipHeader -Licensee -Promoted= -Branch=)"
             )
+        following = arguments[index + 1] if index + 1 < len(arguments) else None
+        if (
+            key not in _UNREAL_FLAGS
+            and not equals
+            and following is not None
+            and not following.startswith("-")
+            and not ENVIRONMENT_ARGUMENT.fullmatch(following)
+        ):
+            raise UsageError(
+                f"update-local: {argument} {following}: UAT's parameters take their value after '=': "
+                f"{argument}={following}"
+            )
         if key in seen:
             continue
         if key in _UNREAL_FLAGS:
-            seen.add(key)
+            seen[key] = (argument, None)
             translated.append(_UNREAL_PARAMETERS[key])
         elif equals:
             # ParseParamValue looks for the first "Name=": a bare "-Name" before it is not a value.
-            seen.add(key)
+            seen[key] = (argument, value)
             translated += [_UNREAL_PARAMETERS[key], value]
+    _refuse_disagreements(seen, given)
     return translated, ignored
+
+
+def _refuse_disagreements(seen: dict[str, tuple[str, str | None]], given: list[tuple[str, str | None, str]]) -> None:
+    """A UsageError when a UAT parameter and a buildver option set one value differently: neither may win silently."""
+    for key, (unreal, value) in seen.items():
+        option = _UNREAL_PARAMETERS[key]
+        for name, own_value, written in given:
+            differs = (
+                name == "--no-licensee"
+                if key == "licensee"
+                else name == option and value is not None and own_value is not None and own_value != value
+            )
+            if differs:
+                raise UsageError(f"update-local: {unreal} and {written} disagree; give one of them")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from buildver.errors import InvalidVersionError, VersionFileError
+from buildver.errors import InvalidVersionError, NoVersionFileError, VersionFileError
 from buildver.reading import is_lfs_pointer
 from buildver.versions.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.versions.json_layout import (
@@ -442,9 +442,9 @@ def find_build_version(start: Path | None = None) -> Path:
             candidate = folder / relative
             if candidate.is_file():
                 return candidate
-    raise VersionFileError(
+    raise NoVersionFileError(
         f"{start}: no Build/Build.version or Engine/Build/Build.version here or in a parent folder "
-        "(up to the repository root); pass --file PATH"
+        "(up to the repository root)"
     )
 
 

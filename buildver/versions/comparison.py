@@ -33,11 +33,17 @@ class Comparison(NamedTuple):
     rule: str
 
     @property
+    def same_version(self) -> bool:
+        """Whether the two are the same version: the same release, vendor and changelist (the branch is not
+        compared), as ``5.3.0`` and ``5.3.0`` are, although GetNewest never compares a changelist of 0."""
+        return _identity(self.first) == _identity(self.second)
+
+    @property
     def reason(self) -> str:
         """Why, in words."""
         if self.component is not None:
             newer = self.first if self.newer is VersionComparison.FIRST else self.second
-            return f"{newer} is newer by {self.component.name.lower()}"
+            return f"{_label(newer)} is newer by {self.component.name.lower()}"
         if self.rule == "changelist-0":
             return f"{_without_changelist(self.first, self.second)}, and a changelist of 0 is never compared"
         if self.rule == "different-vendors":
@@ -47,20 +53,20 @@ class Comparison(NamedTuple):
 
     def sentence(self) -> str:
         """``compare``'s line: the newer one, or why neither is."""
+        first, second = _label(self.first), _label(self.second)
         if self.newer is VersionComparison.NEITHER:
-            ordered = "are the same version" if self.rule == "same-version" else "are not ordered by Unreal's rules"
-            return f"neither: {self.first} and {self.second} {ordered} ({self.rule}: {self.reason})"
-        newer, older = (self.first, self.second) if self.newer is VersionComparison.FIRST else (self.second, self.first)
+            ordered = "are the same version" if self.same_version else "are not ordered by Unreal's rules"
+            return f"neither: {first} and {second} {ordered} ({self.rule}: {self.reason})"
+        newer, older = (first, second) if self.newer is VersionComparison.FIRST else (second, first)
         assert self.component is not None
         return (
             f"{self.newer.name.lower()}: {newer} is newer than {older} by {self.component.name.lower()} ({self.rule})"
         )
 
     def to_json(self) -> dict[str, object]:
-        """``compare --json``."""
+        """``compare --json``: the versions in ToString form, with the licensee flag that form leaves out."""
         return {
-            "first": str(self.first),
-            "second": str(self.second),
+            **_versions_json(self.first, self.second),
             "newer": self.newer.name.lower(),
             "component": None if self.component is None else self.component.name.lower(),
             "rule": self.rule,
@@ -79,17 +85,17 @@ class Compatibility(NamedTuple):
 
     def sentence(self) -> str:
         """``compatible``'s line."""
+        first, second = _label(self.first), _label(self.second)
         if self.compatible:
-            verdict = f"compatible: {self.first} can load data saved by {self.second}"
+            verdict = f"compatible: {first} can load data saved by {second}"
         else:
-            verdict = f"not compatible: {self.first} cannot load data saved by {self.second}"
+            verdict = f"not compatible: {first} cannot load data saved by {second}"
         return f"{verdict} ({self.rule}: {self.reason})"
 
     def to_json(self) -> dict[str, object]:
-        """``compatible --json``."""
+        """``compatible --json``: the versions as ``compare --json`` gives them, the answer and the rule."""
         return {
-            "first": str(self.first),
-            "second": str(self.second),
+            **_versions_json(self.first, self.second),
             "compatible": self.compatible,
             "rule": self.rule,
             "reason": self.reason,
@@ -123,7 +129,29 @@ def check_compatibility(first: EngineVersion, second: EngineVersion) -> Compatib
     return Compatibility(first, second, compatible, comparison.rule, comparison.reason)
 
 
+def _label(version: EngineVersion) -> str:
+    """The version in ToString form, marked when it is a licensee's: ToString leaves the flag out, so that
+    ``4.27.2-100`` and ``4.27.2-2147483748`` would otherwise read the same."""
+    return f"{version} (licensee)" if version.licensee else str(version)
+
+
+def _identity(version: EngineVersion) -> tuple[int, int, int, int, bool]:
+    """What makes two versions the same version: release, changelist and vendor (never the branch)."""
+    return (version.major, version.minor, version.patch, version.changelist, version.licensee)
+
+
+def _versions_json(first: EngineVersion, second: EngineVersion) -> dict[str, object]:
+    return {
+        "first": str(first),
+        "second": str(second),
+        "first_licensee": first.licensee,
+        "second_licensee": second.licensee,
+    }
+
+
 def _without_changelist(first: EngineVersion, second: EngineVersion) -> str:
     if not (first.has_changelist or second.has_changelist):
-        return f"neither {first} nor {second} has a changelist"
-    return f"{first if not first.has_changelist else second} has no changelist"
+        if _label(first) == _label(second):
+            return "neither has a changelist"
+        return f"neither {_label(first)} nor {_label(second)} has a changelist"
+    return f"{_label(first if not first.has_changelist else second)} has no changelist"

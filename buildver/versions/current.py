@@ -13,27 +13,54 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from buildver.errors import VersionFileError
 from buildver.versions.build_version import VersionFile, find_build_version, load_build_version
 from buildver.versions.config import Config, load_config
 
 if TYPE_CHECKING:
     from buildver.versions.engine_version import EngineVersion
 
-__all__ = ["compatible_engine_version", "current_engine_version", "load_version_file", "version_file_path"]
+__all__ = [
+    "backslash_advice",
+    "compatible_engine_version",
+    "current_engine_version",
+    "load_version_file",
+    "version_file_path",
+]
 
 
 def version_file_path(
     file: str | os.PathLike[str] | None = None, *, config: Config | None = None, start: Path | None = None
 ) -> Path:
     """The Build.version to use: ``file``, else ``config``'s ``version-file`` (the settings found from ``start``
-    when ``config`` is None), else the one found from ``start`` (default: the current folder)."""
+    when ``config`` is None), else the one found from ``start`` (default: the current folder).
+
+    A ``file`` that is missing because it is written with backslashes where they are not separators is a
+    VersionFileError that says so; finding none is a NoVersionFileError.
+    """
     if file is not None:
-        return Path(file)
+        path = Path(file)
+        advice = backslash_advice(path)
+        if advice is not None:
+            raise VersionFileError(f"{path}: the version file is missing ({advice})")
+        return path
     if config is None:
         config = load_config(start)
     if config.version_file is not None:
         return config.version_file
     return find_build_version(start)
+
+
+def backslash_advice(path: Path) -> str | None:
+    """Why ``path`` is not found when it holds backslashes that this system does not take for separators
+    (``Engine\\Build\\Build.version`` on Linux or macOS names one file in the current folder), with the path written
+    with ``/`` when that one exists; None when that is not the case."""
+    text = str(path)
+    if os.sep == "\\" or os.altsep == "\\" or "\\" not in text or os.path.lexists(text):
+        return None
+    forward = Path(text.replace("\\", "/"))
+    advice = "a backslash is not a path separator on this system"
+    return f"{advice}; use {forward}" if forward.exists() else f"{advice}: write the path with /"
 
 
 def load_version_file(

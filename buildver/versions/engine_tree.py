@@ -5,6 +5,7 @@ update-local follows the engine's own UAT rules there, and ``project check`` fin
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 __all__ = ["engine_root"]
@@ -12,7 +13,7 @@ __all__ = ["engine_root"]
 
 def engine_root(version_path: Path) -> Path | None:
     """The engine root when ``version_path`` is ``<root>/Engine/Build/Build.version`` beside ``Engine/Source/``."""
-    build_folder = version_path.parent
+    build_folder = Path(os.path.abspath(version_path)).parent
     engine = build_folder.parent
     # Windows and macOS checkouts may differ in case: compare names as the file system would match them.
     if build_folder.name.lower() != "build" or engine.name.lower() != "engine":

@@ -68,8 +68,67 @@ COMPARISONS = [
         "neither",
         None,
         "different-vendors",
-        "neither: 4.19.0-7 and 4.19.0-7 are not ordered by Unreal's rules (different-vendors: the second is a "
-        "licensee's build, the other Epic's: their changelists are never compared)",
+        "neither: 4.19.0-7 and 4.19.0-7 (licensee) are not ordered by Unreal's rules (different-vendors: the second "
+        "is a licensee's build, the other Epic's: their changelists are never compared)",
+    ),
+    (
+        "4.27.2-100",
+        "4.27.2-2147483748",
+        0,
+        "neither",
+        None,
+        "different-vendors",
+        "neither: 4.27.2-100 and 4.27.2-100 (licensee) are not ordered by Unreal's rules (different-vendors: the "
+        "second is a licensee's build, the other Epic's: their changelists are never compared)",
+    ),
+    (
+        f"4.19.0-{LICENSEE_7}",
+        "4.19.0-5",
+        0,
+        "neither",
+        None,
+        "different-vendors",
+        "neither: 4.19.0-7 (licensee) and 4.19.0-5 are not ordered by Unreal's rules (different-vendors: "
+        "the first is a licensee's build, the other Epic's: their changelists are never compared)",
+    ),
+    (
+        f"4.19.0-{0x80000000 + 5}",
+        f"4.19.0-{LICENSEE_7}",
+        12,
+        "second",
+        "changelist",
+        "newer-changelist",
+        "second: 4.19.0-7 (licensee) is newer than 4.19.0-5 (licensee) by changelist (newer-changelist)",
+    ),
+    (
+        "5.3.0",
+        "5.3.0",
+        0,
+        "neither",
+        None,
+        "changelist-0",
+        "neither: 5.3.0-0 and 5.3.0-0 are the same version (changelist-0: neither has a changelist, and a changelist "
+        "of 0 is never compared)",
+    ),
+    (
+        "5.3.0+++UE5+Main",
+        "5.3.0+++UE5+Release-5.3",
+        0,
+        "neither",
+        None,
+        "changelist-0",
+        "neither: 5.3.0-0+++UE5+Main and 5.3.0-0+++UE5+Release-5.3 are the same version (changelist-0: neither "
+        "5.3.0-0+++UE5+Main nor 5.3.0-0+++UE5+Release-5.3 has a changelist, and a changelist of 0 is never compared)",
+    ),
+    (
+        "5.3.0",
+        f"5.3.0-{0x80000000}",
+        0,
+        "neither",
+        None,
+        "changelist-0",
+        "neither: 5.3.0-0 and 5.3.0-0 (licensee) are not ordered by Unreal's rules (changelist-0: neither 5.3.0-0 "
+        "nor 5.3.0-0 (licensee) has a changelist, and a changelist of 0 is never compared)",
     ),
     (
         "4.19.0-7+++UE4+Main",
@@ -101,6 +160,9 @@ def test_compare_json_gives_the_same_answer_and_the_same_exit_code(
     document = json.loads(result.stdout)
     assert document["first"] == str(EngineVersion.parse(first))
     assert document["second"] == str(EngineVersion.parse(second))
+    # ToString leaves the licensee flag out: the document keeps it beside each version.
+    licensee = (EngineVersion.parse(first).licensee, EngineVersion.parse(second).licensee)
+    assert (document["first_licensee"], document["second_licensee"]) == licensee
     assert (document["newer"], document["component"], document["rule"]) == (newer, component, rule)
     if component is None:
         assert line.endswith(f"({rule}: {document['reason']})")
@@ -120,7 +182,38 @@ COMPATIBILITIES = [
     ("4.27.2-5", "5.0.0-1", False, "newer-release"),
     ("4.19.0-7", f"4.19.0-{LICENSEE_7}", True, "different-vendors"),
     ("4.19.0-7", "4.19.0-7", True, "same-version"),
+    (f"4.19.0-{LICENSEE_7}", "4.19.0-7", True, "different-vendors"),
+    ("5.3.0", "5.3.0", True, "changelist-0"),
 ]
+
+
+# (first, second, line): the text tells a licensee's version from Epic's, which ToString does not
+COMPATIBLE_LINES = [
+    (
+        "4.27.2-100",
+        "4.27.2-2147483748",
+        "compatible: 4.27.2-100 can load data saved by 4.27.2-100 (licensee) (different-vendors: the second is a "
+        "licensee's build, the other Epic's: their changelists are never compared)",
+    ),
+    (
+        "4.27.2-2147483748",
+        "4.27.2-2147483848",
+        "not compatible: 4.27.2-100 (licensee) cannot load data saved by 4.27.2-200 (licensee) (newer-changelist: "
+        "4.27.2-200 (licensee) is newer by changelist)",
+    ),
+    (
+        "5.3.0",
+        "5.3.0",
+        "compatible: 5.3.0-0 can load data saved by 5.3.0-0 (changelist-0: neither has a changelist: compatible both "
+        "ways)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "line"), COMPATIBLE_LINES)
+def test_compatible_marks_a_licensees_version_in_its_line(first: str, second: str, line: str) -> None:
+    result = buildver("compatible", first, second)
+    assert (result.stdout, result.stderr) == (line + "\n", "")
 
 
 @pytest.mark.parametrize(("first", "second", "compatible", "rule"), COMPATIBILITIES)
@@ -128,12 +221,15 @@ def test_compatible_names_the_rule_that_decided_in_text_and_json(
     first: str, second: str, compatible: bool, rule: str
 ) -> None:
     text = buildver("compatible", first, second)
-    assert text.returncode == (0 if compatible else 1)
-    shown = text.stdout if compatible else text.stderr
+    # Either answer is a result: on stdout, with nothing on stderr; the exit code tells them apart.
+    assert (text.returncode, text.stderr) == (0 if compatible else 1, "")
+    shown = text.stdout
     assert shown.startswith(("compatible: " if compatible else "not compatible: ") + str(EngineVersion.parse(first)))
     assert f" ({rule}: " in shown
     document = json.loads(buildver("compatible", "--json", first, second).stdout)
     assert (document["compatible"], document["rule"]) == (compatible, rule)
+    licensee = (EngineVersion.parse(first).licensee, EngineVersion.parse(second).licensee)
+    assert (document["first_licensee"], document["second_licensee"]) == licensee
     assert shown.endswith(f"({rule}: {document['reason']})\n")
     assert EngineVersion.parse(first).is_compatible_with(EngineVersion.parse(second)) is compatible
 

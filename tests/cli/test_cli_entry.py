@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -81,6 +82,16 @@ def test_h_is_the_same_help_as_help(argv: list[str]) -> None:
     assert "-h, --help" in short.stdout
 
 
+# Each shell's script, by a line only that shell's has.
+COMPLETION_SCRIPTS = [
+    ("bash", "complete -o default -F _buildver_completion buildver"),
+    ("zsh", "#compdef buildver"),
+    ("fish", "complete --command buildver --no-files"),
+    ("powershell", "Register-ArgumentCompleter -Native -CommandName buildver"),
+    ("pwsh", "Register-ArgumentCompleter -Native -CommandName buildver"),
+]
+
+
 class TestCompletion:
     """typer's completion: the options in the main help, the scripts, and a real bash completing with them."""
 
@@ -116,6 +127,38 @@ class TestCompletion:
         result = subprocess.run(["bash", "-c", program], capture_output=True, text=True, check=False)
         assert (result.returncode, result.stderr) == (0, "")
         assert sorted(result.stdout.split()) == expected.split()
+
+    @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+    @pytest.mark.parametrize(("shell", "line"), COMPLETION_SCRIPTS)
+    @pytest.mark.parametrize("spelling", ["--show-completion {}", "--show-completion={}"])
+    def test_the_shell_named_wins_over_the_shell_running(self, shell: str, line: str, spelling: str) -> None:
+        # Run from bash, with typer's shell detection on, as a user types it.
+        command = f"{shlex.quote(BUILDVER)} {spelling.format(shell)}"
+        result = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False)
+        assert (result.returncode, result.stderr) == (0, "")
+        assert line in result.stdout
+
+    @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+    def test_install_completion_installs_for_the_shell_named(self, tmp_path: Path) -> None:
+        command = f"{shlex.quote(BUILDVER)} --install-completion zsh"
+        result = subprocess.run(
+            ["bash", "-c", command],
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, "HOME": str(tmp_path)},
+        )
+        assert (result.returncode, result.stderr) == (0, "")
+        assert result.stdout.startswith(f"zsh completion installed in {tmp_path / '.zfunc' / '_buildver'}\n")
+        assert "#compdef buildver" in (tmp_path / ".zfunc" / "_buildver").read_text()
+
+    def test_a_shell_typer_does_not_know_is_a_usage_error(self) -> None:
+        result = buildver("--show-completion", "tcsh")
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == (
+            "buildver: error: Invalid value for '--show-completion': 'tcsh' is not one of bash, zsh, fish, "
+            "powershell, pwsh\n"
+        )
 
     def test_install_completion_writes_the_script_and_sources_it(self, tmp_path: Path) -> None:
         result = buildver("--install-completion", "bash", env={**NO_SHELL_DETECTION, "HOME": str(tmp_path)})

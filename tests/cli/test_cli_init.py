@@ -3,6 +3,7 @@ with the configuration, both or neither. Through the installed console script, i
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -88,11 +89,26 @@ def test_init_appends_to_an_existing_pyproject(git_repository: GitRepository) ->
             1,
             "pyproject.toml: ",
         ),
+        # A backslash is not a separator on Linux and macOS: the file would be named Build\Build.version.
+        (
+            {},
+            ["--version", "5.4.0", "--file", "Build\\Build.version"],
+            2,
+            "Build\\Build.version: a backslash is not a path separator on this system: write the path with /",
+        ),
+        (
+            {"Build/Build.version": render_new_file(BuildVersion(5, 3, 0, 7))},
+            ["--file", "Build\\Build.version"],
+            2,
+            "Build\\Build.version: a backslash is not a path separator on this system; use Build/Build.version",
+        ),
     ],
 )
 def test_a_refused_init_writes_nothing(
     git_repository: GitRepository, setup: dict[str, str], argv: list[str], code: int, message: str
 ) -> None:
+    if "\\" in " ".join(argv) and os.sep == "\\":
+        pytest.skip("a backslash is a separator on Windows")
     root = git_repository(commits=0)
     for name, content in setup.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -115,3 +131,35 @@ def test_init_in_a_project_with_a_build_version_writes_the_configuration_as_befo
     result = buildver(root, "init")
     assert (result.returncode, result.stdout) == (0, f"wrote the [tool.buildver] section to {root / 'buildver.toml'}\n")
     assert (root / "Build" / "Build.version").read_text() == render_new_file(BuildVersion(5, 3, 0, 7))
+
+
+# Every optional setting the README's Configuration section shows, as init writes it: commented out.
+OPTIONAL_SETTINGS = [
+    ('# header = "Source/MyGame/BuildVersion.h"  # default: Version.h or BuildVersion.h', "header"),
+    ("# skip-header = true  # default: false; true leaves every header alone", "skip-header"),
+    ('# repository-name = "MyGame"  # default: the origin remote\'s name, else the folder', "repository-name"),
+    ('# rules = "5.3"  # default: the engine\'s own UAT rules on an engine tree, else "buildver"', "rules"),
+]
+
+
+def test_init_writes_every_setting_the_readme_shows_commented_out(git_repository: GitRepository) -> None:
+    root = git_repository(commits=0)
+    assert buildver(root, "init", "--version", "5.3.0").returncode == 0
+    text = (root / "buildver.toml").read_text()
+    commented = [line for line in text.splitlines() if line.startswith("# ") and " = " in line]
+    assert commented == [line for line, _ in OPTIONAL_SETTINGS]
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("```toml\n[tool.buildver]\n", 1)[1].split("```", 1)[0]
+    shown = {line.split(" = ", 1)[0] for line in section.splitlines()} | {"skip-header"}  # "# or skip-header = true"
+    assert {key for _, key in OPTIONAL_SETTINGS} | {"version-file"} == shown
+
+
+@pytest.mark.parametrize(("line", "key"), OPTIONAL_SETTINGS[1:])
+def test_each_commented_setting_works_once_uncommented(git_repository: GitRepository, line: str, key: str) -> None:
+    root = git_repository(commits=0)
+    assert buildver(root, "init", "--version", "5.3.0").returncode == 0
+    config = root / "buildver.toml"
+    config.write_text(config.read_text().replace(line, line.removeprefix("# ")))
+    assert key in tomllib.loads(config.read_text())["tool"]["buildver"]
+    result = buildver(root, "update-local", "--cl", "5", "--branch", "++Game+Main", "--dry-run")
+    assert (result.returncode, result.stderr) == (0, "")

@@ -154,6 +154,36 @@ def test_inspect_json_reports_each_file_and_errors_go_to_stderr(rock: Path, tmp_
     assert result.stderr == f"buildver: error: {broken}: member 'a' appears twice\n"
 
 
+OTHER_GUID = "0a1b2c3d-0000-4000-8000-000000000001"
+
+# (the document's custom versions, whether --schema is given, the names --json shows)
+CUSTOM_NAMES = [
+    ({MATERIALS_GUID: 1}, True, ["StudioMaterials"]),  # format 2 stores no name: the schema's
+    ({MATERIALS_GUID: 1}, False, [None]),  # no schema, no name to show
+    ({MATERIALS_GUID: 1, OTHER_GUID: 4}, True, ["StudioMaterials", None]),  # one the schema does not register
+    ([{"key": MATERIALS_GUID, "version": 1, "name": "OldName"}], True, ["OldName"]),  # format 1: the stored name
+]
+
+
+@pytest.mark.parametrize(("custom", "with_schema", "names"), CUSTOM_NAMES)
+def test_inspect_json_names_custom_versions_as_the_text_does(
+    tmp_path: Path, custom: object, with_schema: bool, names: list[str | None]
+) -> None:
+    header_format = 1 if isinstance(custom, list) else 2
+    document = write(
+        tmp_path / "doc.json",
+        {"$buildver": {"format": header_format, "engine": 1, "licensee": 0, "custom": custom}, "root": {}},
+    )
+    schema = ["--schema", EXAMPLE_SCHEMA] if with_schema else []
+    result = run("inspect", "--json", *schema, str(document))
+    assert (result.exit_code, result.stderr) == (0, "")
+    shown = json.loads(result.stdout)[str(document)]["custom"]
+    assert [entry["name"] for entry in shown] == names
+    text = run("inspect", *schema, str(document)).stdout
+    for entry in shown:
+        assert f"{entry['name'] or entry['guid']} {entry['version']}" in text
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [

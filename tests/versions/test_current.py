@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from buildver.cli.app import main
+from buildver.errors import NoVersionFileError, VersionFileError
 from buildver.versions.config import load_config
 from buildver.versions.current import (
     compatible_engine_version,
@@ -109,3 +111,71 @@ def test_every_command_refuses_an_unknown_setting(
     err = capsys.readouterr().err
     assert err.startswith("buildver: error: ")
     assert "unknown setting 'version-fiel'" in err
+
+
+def test_no_version_file_is_said_in_the_librarys_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The library names no command-line flag: the command line adds those (tests/cli/test_cli.py).
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(NoVersionFileError) as raised:
+        current_engine_version()
+    assert str(raised.value) == (
+        f"{tmp_path}: no Build/Build.version or Engine/Build/Build.version here or in a parent folder "
+        "(up to the repository root)"
+    )
+    assert isinstance(raised.value, VersionFileError)  # what callers caught before
+    assert raised.value.exit_code == 1
+
+
+# (the path given, whether Engine/Build/Build.version exists, the message)
+BACKSLASH_PATHS = [
+    (
+        "Engine\\Build\\Build.version",
+        True,
+        "Engine\\Build\\Build.version: the version file is missing (a backslash is not a path separator on this "
+        "system; use Engine/Build/Build.version)",
+    ),
+    (
+        "Engine\\Build\\Build.version",
+        False,
+        "Engine\\Build\\Build.version: the version file is missing (a backslash is not a path separator on this "
+        "system: write the path with /)",
+    ),
+    ("Engine/Build/Build.version", False, "Engine/Build/Build.version: the version file is missing"),
+]
+
+
+@pytest.mark.skipif(os.sep == "\\", reason="a backslash is a separator on Windows")
+@pytest.mark.parametrize(("given", "exists", "message"), BACKSLASH_PATHS)
+def test_a_path_with_backslashes_is_said_to_be_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str, exists: bool, message: str
+) -> None:
+    if exists:
+        (tmp_path / "Engine" / "Build").mkdir(parents=True)
+        (tmp_path / "Engine" / "Build" / "Build.version").write_text(UE4272)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(VersionFileError) as raised:
+        current_engine_version(given)
+    assert str(raised.value) == message
+
+
+@pytest.mark.skipif(os.sep == "\\", reason="a backslash is a separator on Windows")
+def test_a_file_whose_name_holds_a_backslash_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "odd\\name.version").write_text(UE4272)
+    monkeypatch.chdir(tmp_path)
+    assert current_engine_version("odd\\name.version").patch == 2
+
+
+@pytest.mark.skipif(os.sep == "\\", reason="a backslash is a separator on Windows")
+@pytest.mark.parametrize("command", [["show"], ["update-local", "--cl", "5", "--dry-run"], ["header", "--check"]])
+def test_every_command_says_a_backslash_is_not_a_separator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    (tmp_path / "Engine" / "Build").mkdir(parents=True)
+    (tmp_path / "Engine" / "Build" / "Build.version").write_text(UE4272)
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "-f", "Engine\\Build\\Build.version"]) == 1
+    assert capsys.readouterr().err == (
+        "buildver: error: Engine\\Build\\Build.version: the version file is missing (a backslash is not a path "
+        "separator on this system; use Engine/Build/Build.version)\n"
+    )
