@@ -111,8 +111,12 @@ def read_game_project(
     if engine is not None and engine.version_file.is_file():
         from buildver.versions.build_version import load_build_version
 
-        record = load_build_version(engine.version_file).record
-        release, changelist = (record.major_version, record.minor_version), record.changelist
+        try:
+            record = load_build_version(engine.version_file).record
+        except BuildverError as exc:  # the game's own versions are still worth showing
+            note = f"its engine's Build.version cannot be read: {exc}"
+        else:
+            release, changelist = (record.major_version, record.minor_version), record.changelist
     elif engine is not None:
         note = f"its engine at {engine.root} has no Engine/Build/Build.version"
     association = _association(project)

@@ -112,3 +112,15 @@ def test_a_corrupt_config_file_is_one_error_line_and_nothing_changes(
     assert err.startswith("buildver: error: Config/DefaultGame.ini: line 2: ")
     assert err.count("\n") == 1
     assert (game / "Build" / "Build.version").read_bytes() == before
+
+
+def test_an_engine_whose_build_version_cannot_be_read_still_shows_the_game_s_project_version(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine_version = game.parent / "Epic" / "UE_5.3" / "Engine" / "Build" / "Build.version"
+    engine_version.write_text("{")
+    code, out, err = run_cli(capsys, "show")
+    assert (code, err) == (0, "")
+    assert "ProjectVersion           1.0.3.0" in out
+    # The launcher association "5.3" still names the packaging rules.
+    assert "TankFire.uproject: the game's own versions (Unreal 5.3;" in out
