@@ -433,7 +433,8 @@ def _parse_summary(data: bytes, size: int, tail: bytes) -> PackageSummary:
             f"file versions {ue4}/{ue5} are newer than the newest this reader knows "
             f"({KNOWN_MAX_FILE_VERSION_UE4}/{KNOWN_MAX_FILE_VERSION_UE5})"
         )
-        # Unreal only promises the layout up to here; try the newest known one and keep it only if it checks out.
+        # A 5.6+ loader (-9) stops right after the licensee version, older ones (4.x, 5.0-5.5) after DependsOffset:
+        # nothing past that is promised. Try the newest known layout and keep it only if it checks out.
         try:
             summary = _read_versioned(reader, legacy, ue4, ue5, licensee, swapped, tail)
         except _Malformed:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from buildver.packages.engine_custom_versions import newer_custom_version
 from buildver.packages.object_versions import KNOWN_MIN_LEGACY_FILE_VERSION, newer_than_release, object_versions_for
 from buildver.versions.custom_versions import StoredCustomVersion
 from buildver.versions.engine_version import EngineVersion
@@ -102,14 +103,21 @@ class PackageSummary:
         return CustomVersionFormat.OPTIMIZED
 
     def newer_than(self, engine: EngineVersion) -> str | None:
-        """Why this package's file versions are newer than ``engine``'s release writes, or None.
+        """Why ``engine``'s release cannot load this package, by its versions, or None.
 
-        None too when the release is not in the object-version table
-        (:data:`buildver.packages.object_versions.RELEASE_OBJECT_VERSIONS`).
+        In the linker's order: the file versions newer than the release writes
+        (:data:`buildver.packages.object_versions.RELEASE_OBJECT_VERSIONS`), then a custom version newer than the
+        release registers (:mod:`buildver.packages.engine_custom_versions`). A release missing from a table gets
+        no check of that kind; a custom version the release does not register (a plugin's) is not refused.
         """
         release = object_versions_for(engine)
-        if release is None:
-            return None
-        if not self.has_file_versions:
-            return newer_than_release(release, self.legacy_file_version, None, None)
-        return newer_than_release(release, self.legacy_file_version, self.file_version_ue4, self.file_version_ue5)
+        if release is not None:
+            if not self.has_file_versions:
+                newer = newer_than_release(release, self.legacy_file_version, None, None)
+            else:
+                newer = newer_than_release(
+                    release, self.legacy_file_version, self.file_version_ue4, self.file_version_ue5
+                )
+            if newer is not None:
+                return newer
+        return newer_custom_version(self.custom_versions, engine)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from buildver._records import trusted_builder
 from buildver.errors import PackageFormatError
+from buildver.packages.engine_custom_versions import unregistered_custom_versions
 from buildver.packages.reader import read_package_summary
 from buildver.packages.summary import PackageSummary
 
@@ -27,7 +28,8 @@ class ScanStatus(enum.StrEnum):
 
     NEWER_ENGINE = "newer-engine"
     """This engine cannot load it without losing data: it is not compatible with the package's
-    CompatibleWithEngineVersion, or the package's file versions are newer than this release writes."""
+    CompatibleWithEngineVersion, or the package's file versions are newer than this release writes, or one of its
+    custom versions is newer than this release registers."""
     CORRUPT = "corrupt"
     """Truncated, inconsistent or unreadable."""
     NOT_A_PACKAGE = "not-a-package"
@@ -62,7 +64,8 @@ class ScanResult:
     saved_by: EngineVersion | None = None
     compatible_with: EngineVersion | None = None
     error: str | None = None
-    """Why the status is newer-engine, too-new-format, not-a-package or corrupt; None otherwise."""
+    """Why the status is newer-engine, too-new-format, not-a-package or corrupt; for an ok package saved by a newer
+    release than the engine's, the custom versions that could not be checked (a plugin's); None otherwise."""
 
     def __reduce__(self) -> tuple[type[ScanResult], tuple[object, ...]]:
         # The constructor's arguments: about half the cost of the dataclass's field-by-field state when
@@ -108,12 +111,15 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
     """The status of a package for ``engine``, checked in the order Unreal's linker does.
 
     1. newer-engine: ``engine`` is not compatible with CompatibleWithEngineVersion ("saved with engine version newer
-       than current and therefore can't be loaded"), or the file versions are newer than ``engine``'s release writes;
+       than current and therefore can't be loaded"), or the file versions are newer than ``engine``'s release writes,
+       or a custom version is newer than the release registers ("saved with a newer custom version than the
+       current"; :mod:`buildver.packages.engine_custom_versions`);
     2. too-new-format: a header newer than this tool knows;
     3. unversioned: a cooked package (Unreal does not warn about the empty engine versions cooking writes);
     4. empty-engine-version: SavedByEngineVersion has no changelist while ``engine`` has one and ``warn_empty``
        (``ZeroEngineVersionWarning``) is on;
-    5. ok.
+    5. ok. A custom version the release does not register (a plugin's) cannot be checked: when the package was
+       saved by a newer release (which only the Changelist-0 rule lets through), the reason names them.
     """
     status, error = ScanStatus.OK, None
     compatible_with = summary.compatible_with_engine_version
@@ -129,6 +135,9 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
         status = ScanStatus.UNVERSIONED
     elif warn_empty and saved_by is not None and not saved_by.has_changelist and engine.has_changelist:
         status = ScanStatus.EMPTY_ENGINE_VERSION
+    elif saved_by is not None and saved_by > engine and summary.custom_versions:
+        # `>` (GetNewest) first: a cheap test that most packages fail, and a newer release always passes.
+        error = _undecided(summary, saved_by, engine)
     known = summary.has_file_versions
     return _new_result(
         path,
@@ -140,6 +149,21 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
         saved_by,
         compatible_with,
         error,
+    )
+
+
+def _undecided(summary: PackageSummary, saved_by: EngineVersion, engine: EngineVersion) -> str | None:
+    """For an ok package saved by a newer release: the custom versions that this release does not register."""
+    if (saved_by.major, saved_by.minor) <= (engine.major, engine.minor):
+        return None
+    unchecked = unregistered_custom_versions(summary.custom_versions, engine)
+    if not unchecked:
+        return None
+    keys = ", ".join(stored.guid for stored in unchecked)
+    return (
+        f"saved by {saved_by}, a newer release than {engine.major}.{engine.minor}: undecidable for "
+        f"{len(unchecked)} custom version(s) {engine.major}.{engine.minor} does not register itself (a plugin's?): "
+        f"{keys}"
     )
 
 

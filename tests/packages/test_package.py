@@ -348,6 +348,29 @@ class TestNewerFormats:
         assert "newest known layout" in summary.newer_format
         assert summary.saved_by_engine_version == V("5.7.1-47537391+++UE5+Release-5.7")
 
+    def test_a_too_new_ue4_save_with_the_known_layout_is_read_fully(self) -> None:
+        # UE4 loaders read a too-new summary up to DependsOffset; buildver tries the whole known layout.
+        summary = parse(ERAS["-7"].with_(file_version_ue4=KNOWN_MAX_FILE_VERSION_UE4 + 1))
+        assert summary.newer_format is not None
+        assert "newest known layout" in summary.newer_format
+        assert [stored.guid for stored in summary.custom_versions] == [CORE]
+        assert summary.package_flags == 0x40000
+
+    @pytest.mark.parametrize("legacy", [-7, -8, -9])
+    def test_a_too_new_save_whose_later_fields_changed_keeps_only_its_versions(self, legacy: int) -> None:
+        # 5.6+ loaders (-9) leave right after the licensee version, older ones after DependsOffset; buildver
+        # relies on neither contract (docs/package-rules.md section 3, gate 7): the whole layout checks out, or
+        # only the versions are kept. The compression flags lie after DependsOffset in every layout.
+        package = ERAS[str(legacy)].with_(
+            file_version_ue4=KNOWN_MAX_FILE_VERSION_UE4 + 1, overrides={"compression_flags": 0x7FFF0000}
+        )
+        summary = parse_package_summary(package.build())
+        assert summary.file_version_ue4 == KNOWN_MAX_FILE_VERSION_UE4 + 1
+        assert summary.newer_format is not None
+        assert "newest known layout" not in summary.newer_format
+        assert summary.custom_versions == ()
+        assert summary.package_flags is None
+
     def test_newer_file_version_with_an_unknown_layout_stops_after_the_versions(self) -> None:
         data = bytearray(ERAS["-9"].with_(file_version_ue4=KNOWN_MAX_FILE_VERSION_UE4 + 1).build())
         data[24:] = b"\xff" * (len(data) - 24)  # whatever a newer engine writes after the licensee version
@@ -378,7 +401,8 @@ class TestReleaseTable:
         assert (entry.file_version_ue4, entry.file_version_ue5) == (ue4, ue5)
 
     def test_a_56_package_is_newer_than_55_writes(self) -> None:
-        summary = parse(ERAS["-9"].with_(file_version_ue5=1017))
+        # A 5.6 save: its object versions, and Dev-Core as 5.6 registers it (the era's 5.7 save has a newer one).
+        summary = parse(ERAS["-9"].with_(file_version_ue5=1017, custom_versions=(CustomVersionEntry(CORE, 4),)))
         reason = summary.newer_than(V("5.5.4"))
         assert reason is not None
         assert "LegacyFileVersion -9" in reason
