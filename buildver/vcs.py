@@ -17,7 +17,14 @@ from typing import Any, TypeVar
 
 from buildver.errors import SourceError
 
-__all__ = ["RepositoryState", "find_repository_root", "read_repository", "repository_writes"]
+__all__ = [
+    "RepositoryState",
+    "find_repository_root",
+    "git_failure",
+    "read_repository",
+    "repository_writes",
+    "require_readable",
+]
 
 T = TypeVar("T")
 
@@ -65,9 +72,14 @@ class RepositoryState:
             repository.close()
 
     def _error(self, exc: Exception) -> SourceError:
-        text = str(exc).strip()
-        message = text.splitlines()[-1] if text else type(exc).__name__
-        return SourceError(f"{self.root}: cannot read the git repository ({message})")
+        if isinstance(exc, SourceError):
+            return exc
+        stderr = getattr(exc, "stderr", None)
+        text = stderr if isinstance(stderr, str) and stderr.strip() else str(exc)
+        # GitPython quotes git's stderr ("stderr: 'fatal: ...'"): take the lines as git wrote them.
+        if "stderr: '" in text:
+            text = text.split("stderr: '", 1)[1].removesuffix("'")
+        return SourceError(f"{self.root}: cannot read the git repository ({git_failure(text, type(exc).__name__)})")
 
     @functools.cached_property
     def commit_count(self) -> int:
@@ -77,12 +89,24 @@ class RepositoryState:
     @functools.cached_property
     def branch(self) -> str | None:
         """The checked-out branch, or None for a detached HEAD."""
-        return self._read(lambda repository: None if repository.head.is_detached else repository.active_branch.name)
+        return self._read(_branch)
 
     @functools.cached_property
     def remote_name(self) -> str | None:
         """The repository's name from its ``origin`` URL (``git@host:studio/Game.git`` → ``Game``), if any."""
         return self._read(_remote_name)
+
+
+def git_failure(stderr: str, fallback: str) -> str:
+    """Why git failed, in one line: its ``fatal:`` (or ``error:``) line, and the ``safe.directory`` to add when it
+    refuses a repository another user owns; ``fallback`` when git said nothing."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    reason = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1] if lines else "")
+    message = reason.removeprefix("fatal:").removeprefix("error:").strip()
+    advice = next((line for line in lines if line.startswith("git config --global --add safe.directory")), None)
+    if advice is not None:
+        message += f"; if you trust it: {advice}"
+    return message or fallback
 
 
 def find_repository_root(start: Path) -> Path | None:
@@ -99,9 +123,38 @@ def read_repository(start: Path) -> RepositoryState | None:
     return None if root is None else RepositoryState(root)
 
 
+def _head_ref(repository: Any) -> str | None:
+    """The ref HEAD names (``refs/heads/main``), or None when it is detached.
+
+    Asked of git itself, never read from ``.git/HEAD``: git refuses a repository another user owns ("dubious
+    ownership") and a HEAD it cannot parse, and what git refuses must fail the run, not become a changelist of 0
+    or a branch made up from a file.
+    """
+    import git
+
+    try:
+        return str(repository.git.symbolic_ref("-q", "HEAD"))
+    except git.GitCommandError as exc:
+        if exc.status == 1:  # not a symbolic ref: a detached HEAD
+            return None
+        raise
+
+
+def _branch(repository: Any) -> str | None:
+    ref = _head_ref(repository)
+    return None if ref is None else ref.removeprefix("refs/heads/")
+
+
 def _commit_count(repository: Any) -> int:
-    if not repository.head.is_valid():
-        return 0  # a repository without commits yet
+    import git
+
+    head = _head_ref(repository)
+    try:
+        repository.git.rev_parse("--verify", "-q", "HEAD")
+    except git.GitCommandError as exc:
+        if exc.status == 1 and head is not None:
+            return 0  # an unborn branch: a repository without commits yet
+        raise
     # common_dir, not git_dir: a linked worktree of a shallow clone keeps the shallow file in the main .git.
     if (Path(repository.common_dir) / "shallow").exists():
         # CI checkouts are often shallow (actions/checkout fetches one commit): the count would be wrong.
@@ -156,10 +209,17 @@ def _run_git(root: Path, *arguments: str) -> bytes:
     except OSError as exc:
         raise SourceError(f"{root}: cannot run git ({exc.strerror or exc})") from exc
     if result.returncode != 0:
-        text = result.stderr.decode("utf-8", "replace").strip()
-        message = text.splitlines()[-1] if text else f"git {arguments[0]} exited with {result.returncode}"
+        message = git_failure(
+            result.stderr.decode("utf-8", "replace"), f"git {arguments[0]} exited with {result.returncode}"
+        )
         raise SourceError(f"{root}: cannot read the git repository ({message})")
     return result.stdout
+
+
+def require_readable(root: Path) -> None:
+    """SourceError unless git itself accepts the repository at ``root``: it refuses one another user owns (its
+    "dubious ownership"), and then ``git diff --cached`` would run outside any repository instead."""
+    _run_git(root, "rev-parse", "--git-dir")
 
 
 def staged_paths(root: Path) -> list[str]:

@@ -134,7 +134,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     """The staged snapshot the checks run on, read from git in two batches; None outside a repository."""
     from buildver.errors import BuildverError
     from buildver.packages.engine_ini import zero_engine_version_warning_of
-    from buildver.vcs import find_repository_root, read_blobs, staged_paths, unstaged_paths
+    from buildver.vcs import find_repository_root, read_blobs, require_readable, staged_paths, unstaged_paths
     from buildver.versions.build_version import parse_build_version
     from buildver.versions.config import load_config
 
@@ -142,7 +142,8 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     root = find_repository_root(start)
     if root is None:
         return None
-    config = load_config(start)
+    config = load_config(start)  # a bad configuration is an error before anything else
+    require_readable(root)
     settings = GuardSettings.from_table(config.guard, config.source)
     if files is None:
         candidates = staged_paths(root)
