@@ -132,6 +132,7 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
     backups: list[Path | None] = []
     replaced: list[int] = []
     committed = completed = False
+    syncing: Path | None = None
     try:
         for change, mode in zip(pending, modes, strict=True):
             temps.append(_write_temp(change.path, change.new, mode))
@@ -146,7 +147,9 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
             os.replace(temp, change.path)
             replaced.append(index)
         for folder in {change.path.parent for change in pending}:
+            syncing = folder
             _fsync_folder(folder)
+        syncing = None
         if committed and journal is not None:
             # No fsync after this: a journal whose removal is lost names no temporary file any more, and the
             # next run's recovery just removes it.
@@ -158,7 +161,7 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
             with contextlib.suppress(FileNotFoundError):
                 journal.unlink()
         completed = True  # rolled back: nothing is left for recovery
-        failed = _target_of(exc.filename, pending) or (pending[len(replaced)].path if pending else "")
+        failed = _target_of(exc.filename, pending) or _failed_step(pending, replaced, syncing)
         raise WriteError(f"{failed}: cannot write ({exc.strerror or exc}); no file was changed") from exc
     finally:
         # An interrupted commit (KeyboardInterrupt after the journal) keeps its temporaries for recovery.
@@ -167,6 +170,14 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
                 with contextlib.suppress(FileNotFoundError):
                     leftover.unlink()
     return [change.path for change in pending]
+
+
+def _failed_step(pending: Sequence[FileChange], replaced: Sequence[int], syncing: Path | None) -> object:
+    """What was being written when an error named no file: the folder being flushed after every rename, else
+    the next file to rename."""
+    if syncing is not None:
+        return f"{syncing} (making the renames durable)"
+    return pending[len(replaced)].path if len(replaced) < len(pending) else ""
 
 
 def _digest(data: bytes | None) -> str | None:

@@ -307,3 +307,33 @@ def test_a_journal_whose_target_became_a_folder_is_one_write_error_and_stays(tmp
     ):
         recover(journal)
     assert journal.exists()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Windows cannot open a folder to flush it")
+def test_a_folder_flush_that_fails_after_the_renames_rolls_back_in_one_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fault injection in the one place a disk error can only be simulated: the folder's fsync after every rename
+    # (issue 23: an IndexError escaped here when the error named no file).
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_bytes(b"old a")
+    second.write_bytes(b"old b")
+    real_fsync = os.fsync
+    folder_flushes = []
+
+    def fsync(descriptor: int) -> None:
+        if stat.S_ISDIR(os.fstat(descriptor).st_mode):
+            folder_flushes.append(descriptor)
+            raise OSError(5, "Input/output error")
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(WriteError) as raised:
+        apply_changes([FileChange(first, b"old a", b"new a"), FileChange(second, b"old b", b"new b")])
+    assert folder_flushes
+    assert str(raised.value) == (
+        f"{tmp_path} (making the renames durable): cannot write (Input/output error); no file was changed"
+    )
+    assert raised.value.exit_code == 3
+    assert (first.read_bytes(), second.read_bytes()) == (b"old a", b"old b")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.txt", "b.txt"]
