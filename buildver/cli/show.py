@@ -112,10 +112,8 @@ def _field_names(asked: list[str], build_version_names: tuple[str, ...]) -> list
             from buildver.projects.game import GAME_FIELD_NAMES
 
             by_folded_name.update({game_name.lower(): game_name for game_name in GAME_FIELD_NAMES})
-        if name.lower() not in by_folded_name:
-            from buildver.projects.game import GAME_FIELD_NAMES
-
-            known = ", ".join((*build_version_names, *GAME_FIELD_NAMES))
-            raise typer.BadParameter(f"no field {name!r} (known: {known})", param_hint="'--field'")
+            if name.lower() not in by_folded_name:
+                known = ", ".join((*build_version_names, *GAME_FIELD_NAMES))
+                raise typer.BadParameter(f"no field {name!r} (known: {known})", param_hint="'--field'")
         names.append(by_folded_name[name.lower()])
     return names

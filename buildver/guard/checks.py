@@ -312,7 +312,7 @@ def check_game_config(
 def _check_project_version(
     path: str, new: IniDocument, old: IniDocument | None, settings: GuardSettings
 ) -> list[Finding]:
-    from buildver.projects.game_version import project_version, project_version_numbers
+    from buildver.projects.game_version import project_version, project_version_key, project_version_numbers
 
     version = project_version((new,))
     if version.path is None:
@@ -328,8 +328,7 @@ def _check_project_version(
         old_numbers = project_version_numbers(before)
     except BuildverError:
         return []
-    padded_new, padded_old = (tuple(value) + (0,) * (4 - len(value)) for value in (numbers, old_numbers))
-    if padded_new < padded_old:
+    if project_version_key(numbers) < project_version_key(old_numbers):
         return settings.finding(
             "project-version-backwards",
             path,

@@ -11,8 +11,6 @@ from buildver.projects.descriptor_json import entries, file_version, read_object
 
 __all__ = ["PluginDescriptor", "ProjectDescriptor", "parse_plugin_descriptor", "parse_project_descriptor"]
 
-_Descriptor = TypeVar("_Descriptor", "PluginDescriptor", "ProjectDescriptor")
-
 
 @dataclass(frozen=True, slots=True)
 class PluginDescriptor:
@@ -27,13 +25,13 @@ class PluginDescriptor:
     plugins: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """What Unreal reads without a word but a reader should know: a key that comes more than once."""
-    unreal4_engine_version: str | None = None
+    unreal4_declared: str | None = None
     """The EngineVersion Unreal 4 reads when a repeated key makes it differ from Unreal 5's, else None."""
 
     def engine_version_for(self, major: int) -> str:
         """The EngineVersion an engine of ``major`` reads (Unreal 4 and Unreal 5 differ on repeated keys)."""
-        if major < 5 and self.unreal4_engine_version is not None:
-            return self.unreal4_engine_version
+        if major < 5 and self.unreal4_declared is not None:
+            return self.unreal4_declared
         return self.engine_version
 
 
@@ -49,46 +47,50 @@ class ProjectDescriptor:
     plugins: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     """What Unreal reads without a word but a reader should know: a key that comes more than once."""
-    unreal4_engine_association: str | None = None
+    unreal4_declared: str | None = None
     """The EngineAssociation Unreal 4 reads when a repeated key makes it differ from Unreal 5's, else None."""
 
     def engine_association_for(self, major: int) -> str:
         """The EngineAssociation an engine of ``major`` reads (Unreal 4 and Unreal 5 differ on repeated keys)."""
-        if major < 5 and self.unreal4_engine_association is not None:
-            return self.unreal4_engine_association
+        if major < 5 and self.unreal4_declared is not None:
+            return self.unreal4_declared
         return self.engine_association
+
+
+_Descriptor = TypeVar("_Descriptor", PluginDescriptor, ProjectDescriptor)
 
 
 def parse_plugin_descriptor(data: bytes, path: str) -> PluginDescriptor:
     """Read a ``.uplugin``; a descriptor Unreal could not load is a DescriptorError naming ``path`` and the place.
 
-    Read as Unreal 5 reads it; where a repeated key makes Unreal 4 read something else, that is kept beside it.
+    Read as Unreal 5 reads it; where a repeated key makes Unreal 4 read another EngineVersion, that is kept beside it.
     """
-    first, last, notes = read_objects(data, path)
-    descriptor = _plugin(first, path)
-    if not notes:
-        return descriptor
-    other = _other_reading(last, path, _plugin)
-    if isinstance(other, str):
-        return replace(descriptor, notes=(*notes, other))
-    changed = other.engine_version != descriptor.engine_version
-    return replace(descriptor, notes=notes, unreal4_engine_version=other.engine_version if changed else None)
+    return _read(data, path, _plugin, "engine_version")
 
 
 def parse_project_descriptor(data: bytes, path: str) -> ProjectDescriptor:
     """Read a ``.uproject``; a descriptor Unreal could not load is a DescriptorError naming ``path`` and the place.
 
-    Read as Unreal 5 reads it; where a repeated key makes Unreal 4 read something else, that is kept beside it.
+    Read as Unreal 5 reads it; where a repeated key makes Unreal 4 read another EngineAssociation, that is kept
+    beside it.
     """
-    first, last, notes = read_objects(data, path)
-    descriptor = _project(first, path)
-    if not notes:
+    return _read(data, path, _project, "engine_association")
+
+
+def _read(data: bytes, path: str, build: Callable[[Mapping[str, object], str], _Descriptor], field: str) -> _Descriptor:
+    """The descriptor as Unreal 5 reads it, with the notes on repeated keys and Unreal 4's ``field`` (the engine it
+    declares) when that differs."""
+    first, last, found = read_objects(data, path)
+    repeats: tuple[str, ...] = found  # annotated: mypy cannot infer it through replace() on a constrained TypeVar
+    descriptor = build(first, path)
+    if not repeats:
         return descriptor
-    other = _other_reading(last, path, _project)
+    other = _other_reading(last, path, build)
     if isinstance(other, str):
-        return replace(descriptor, notes=(*notes, other))
-    changed = other.engine_association != descriptor.engine_association
-    return replace(descriptor, notes=notes, unreal4_engine_association=other.engine_association if changed else None)
+        return replace(descriptor, notes=(*repeats, other))
+    value: str = getattr(other, field)
+    unreal4 = value if value != getattr(descriptor, field) else None
+    return replace(descriptor, notes=repeats, unreal4_declared=unreal4)
 
 
 def _plugin(document: Mapping[str, object], path: str) -> PluginDescriptor:

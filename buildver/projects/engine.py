@@ -28,6 +28,7 @@ from pathlib import Path, PurePath
 from buildver.errors import DescriptorError, EngineLookupError
 from buildver.file_names import find_project
 from buildver.projects.descriptor_json import read_object
+from buildver.projects.lenient_version import parse_stock_engine_version
 from buildver.reading import read_regular_file
 
 __all__ = [
@@ -319,7 +320,7 @@ def project_engine(
 
 
 def _kind_of(association: str) -> AssociationKind:
-    if re.fullmatch(r"\d+\.\d+", association):
+    if parse_stock_engine_version(association) is not None:  # FDesktopPlatformBase::TryParseStockEngineVersion
         return AssociationKind.LAUNCHER
     return AssociationKind.GUID if _guid_digits(association) is not None else AssociationKind.IDENTIFIER
 

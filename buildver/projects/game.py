@@ -26,6 +26,7 @@ from buildver.projects.game_version import (
     project_version,
     read_config_file,
 )
+from buildver.projects.lenient_version import parse_stock_engine_version
 from buildver.reading import read_regular_file
 
 __all__ = ["GAME_FIELD_NAMES", "GameProject", "read_game_project"]
@@ -119,10 +120,10 @@ def read_game_project(
             release, changelist = (record.major_version, record.minor_version), record.changelist
     elif engine is not None:
         note = f"its engine at {engine.root} has no Engine/Build/Build.version"
-    association = _association(project)
-    if release is None and association is not None:
-        release = association
-        note = None
+    if release is None:
+        stock = parse_stock_engine_version(engine.association if engine is not None else _association(project))
+        if stock is not None:  # a launcher version ("5.3") names the rules without the engine
+            release, note = (stock.major, stock.minor), None
     game = read_config_file(project.parent, DEFAULT_GAME_INI)
     versions = None
     if release is not None:
@@ -135,14 +136,9 @@ def read_game_project(
     return GameProject(project, engine, release, changelist, version, versions, note)
 
 
-def _association(project: Path) -> tuple[int, int] | None:
-    """A launcher association's release (``"5.3"`` → (5, 3)), which decides the rules without the engine."""
+def _association(project: Path) -> str:
+    """The project's EngineAssociation as Unreal 5 reads it ("" when it names none)."""
     from buildver.projects.descriptor_json import read_object
 
-    data = read_regular_file(project) or b""
-    value = read_object(data, str(project)).get("engineassociation")
-    if isinstance(value, str):
-        major, dot, minor = value.partition(".")
-        if dot and major.isdigit() and minor.isdigit() and major.isascii() and minor.isascii():
-            return int(major), int(minor)
-    return None
+    value = read_object(read_regular_file(project) or b"", str(project)).get("engineassociation")
+    return value if isinstance(value, str) else ""

@@ -86,6 +86,7 @@ __all__ = [
     "is_build_machine",
     "load_game_versions",
     "project_version",
+    "project_version_key",
     "project_version_numbers",
     "read_config_file",
     "set_project_version",
@@ -247,6 +248,11 @@ def project_version(game: Sequence[IniDocument]) -> Sourced[str]:
     if found is None:
         return Sourced(DEFAULT_PROJECT_VERSION, f"ProjectVersion not set: BaseGame.ini's {DEFAULT_PROJECT_VERSION}")
     return Sourced(found.value, "ProjectVersion", found.path, found.line)
+
+
+def project_version_key(numbers: tuple[int, ...]) -> tuple[int, ...]:
+    """How two ProjectVersions are ordered: number by number, a missing number as 0 (``1.1`` = ``1.1.0.0``)."""
+    return numbers + (0,) * (4 - len(numbers))
 
 
 def project_version_numbers(version: Sourced[str]) -> tuple[int, ...]:

@@ -21,6 +21,7 @@ from buildver.projects.game_version import (
     DEFAULT_GAME_INI,
     GOOGLE_PLAY_MAX_VERSION_CODE,
     PROJECT_SETTINGS,
+    project_version_key,
     set_project_version,
     set_store_version,
 )
@@ -92,13 +93,12 @@ def plan_game_files(version_path: Path, record: BuildVersion, config: Config) ->
 
 
 def _goes_backwards(key: str, before: str, after: str) -> bool:
-    """Whether ``after`` is lower than ``before`` (ProjectVersion number by number, missing numbers as 0); a
-    value that is not a number cannot be compared and is replaced."""
+    """Whether ``after`` is lower than ``before`` (StoreVersion as a number, ProjectVersion as Unreal's packaging
+    and the guard order it); a value that is not a number cannot be compared and is replaced."""
     if not all(part.isascii() and part.isdigit() for part in before.split(".")):
         return False
-    old = [int(part) for part in before.split(".")]
-    new = [int(part) for part in after.split(".")]
+    old = tuple(int(part) for part in before.split("."))
+    new = tuple(int(part) for part in after.split("."))
     if key == "StoreVersion":
         return new < old
-    width = max(len(old), len(new))
-    return new + [0] * (width - len(new)) < old + [0] * (width - len(old))
+    return project_version_key(new) < project_version_key(old)
