@@ -121,17 +121,22 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
 
     A target whose content is no longer ``old`` (someone changed it since it was read) or that is read-only
     (unless ``force``, which clears the read-only flag as Unreal's MakeFileWriteable does) is refused before
-    anything is written. Raises WriteError; every file is then exactly as it was.
+    anything is written. Raises WriteError; every file is then exactly as it was (or, when a file could not even
+    be put back, the error says so and the journal stays for the next run to undo).
 
     With several files and a ``journal`` path, the renames are recorded there first, so that a run killed
     between two renames is finished by the next run's :func:`recover` (see :func:`transaction`).
+
+    Once every file is written, removing the journal and the backups only tidies up: a failure there does not undo
+    the write, it is reported as a :class:`~buildver.errors.CleanupWarning` naming what is left (the next run on
+    the folder removes it).
     """
     pending = [change for change in changes if change.changed]
     modes = [_check_target(change, force) for change in pending]
     temps: list[Path] = []
     backups: list[Path | None] = []
     replaced: list[int] = []
-    committed = completed = False
+    journaled = False
     syncing: Path | None = None
     try:
         for change, mode in zip(pending, modes, strict=True):
@@ -140,7 +145,7 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
             backups.append(_link_backup(change.path) if change.old is not None else None)
         if journal is not None and len(pending) > 1:
             _write_journal(journal, pending, temps, backups)
-            committed = True  # from here on, a killed run is finished or undone by the next one
+            journaled = True  # from here on, a killed run is finished or undone by the next one
         for index, (change, temp, mode) in enumerate(zip(pending, temps, modes, strict=True)):
             if os.name == "nt" and change.old is not None and force:
                 os.chmod(change.path, mode)  # Windows refuses to replace a read-only file
@@ -149,27 +154,73 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         for folder in {change.path.parent for change in pending}:
             syncing = folder
             _fsync_folder(folder)
-        syncing = None
-        if committed and journal is not None:
-            # No fsync after this: a journal whose removal is lost names no temporary file any more, and the
-            # next run's recovery just removes it.
-            journal.unlink()
-        completed = True
     except OSError as exc:
-        _roll_back(pending, backups, replaced)
-        if committed and journal is not None:
-            with contextlib.suppress(FileNotFoundError):
-                journal.unlink()
-        completed = True  # rolled back: nothing is left for recovery
         failed = _target_of(exc.filename, pending) or _failed_step(pending, replaced, syncing)
-        raise WriteError(f"{failed}: cannot write ({exc.strerror or exc}); no file was changed") from exc
-    finally:
-        # An interrupted commit (KeyboardInterrupt after the journal) keeps its temporaries for recovery.
-        if completed or not committed:
-            for leftover in [*temps, *(backup for backup in backups if backup is not None)]:
-                with contextlib.suppress(FileNotFoundError):
-                    leftover.unlink()
+        reason = f"{failed}: cannot write ({exc.strerror or exc})"
+        not_restored = _roll_back(pending, backups, replaced)
+        if not_restored and journaled:
+            # The journal and the backups are what the next run needs to put these files back: keep them all.
+            names = ", ".join(f"{path} ({why})" for path, why in not_restored)
+            raise WriteError(
+                f"{reason}; could not put back {names}: the next buildver run here undoes the change"
+            ) from exc
+        # Without a journal, a backup whose file could not be put back is the only copy of its old content: keep it.
+        stranded = {path for path, _ in not_restored}
+        pairs = list(zip(pending, backups, strict=False))
+        kept = [(change.path, backup) for change, backup in pairs if change.path in stranded]
+        removable = [backup for change, backup in pairs if backup is not None and change.path not in stranded]
+        left = _remove_files([*temps, *removable, *([journal] if journal and journaled else [])])
+        changed = "; ".join(
+            f"{path} could not be put back ({why}){_backup_text(kept, path)}" for path, why in not_restored
+        )
+        raise WriteError(f"{reason}; {changed or 'no file was changed'}{_left_text(left)}") from exc
+    except BaseException:
+        # An interrupt (Ctrl-C) before the journal: nothing was renamed, remove what was made. After it, the
+        # temporary files and backups are the next run's to finish or undo with.
+        if not journaled:
+            _remove_files([*temps, *_present(backups)])
+        raise
+    # Written and durable. The journal goes first: a journal whose backups are gone still recovers (every rename
+    # is done, so the next run just removes it); no fsync after this, for the same reason.
+    left = _remove_files([*([journal] if journal and journaled else []), *_present(backups)])
+    if left:
+        import warnings
+
+        from buildver.errors import CleanupWarning
+
+        written = ", ".join(str(change.path) for change in pending)
+        warnings.warn(CleanupWarning(f"{written}: written{_left_text(left)}"), stacklevel=2)
     return [change.path for change in pending]
+
+
+def _present(backups: Sequence[Path | None]) -> list[Path]:
+    return [backup for backup in backups if backup is not None]
+
+
+def _remove_files(paths: Sequence[Path]) -> list[tuple[Path, str]]:
+    """Remove each file (one already gone is fine); return those that could not be removed, and why."""
+    left = []
+    for path in paths:
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            left.append((path, exc.strerror or str(exc)))
+    return left
+
+
+def _backup_text(kept: Sequence[tuple[Path, Path | None]], path: Path) -> str:
+    backup = next((backup for target, backup in kept if target == path), None)
+    return "" if backup is None else f", its old content is in {backup}"
+
+
+def _left_text(left: Sequence[tuple[Path, str]]) -> str:
+    """What a run leaves behind, for its message: empty when nothing is left."""
+    if not left:
+        return ""
+    names = ", ".join(str(path) for path, _ in left)
+    return f"; left {names} ({left[0][1]}), which the next buildver run here removes"
 
 
 def _failed_step(pending: Sequence[FileChange], replaced: Sequence[int], syncing: Path | None) -> object:
@@ -189,50 +240,86 @@ def _digest(data: bytes | None) -> str | None:
 def _write_journal(
     journal: Path, pending: Sequence[FileChange], temps: Sequence[Path], backups: Sequence[Path | None]
 ) -> None:
+    root = journal.parent.parent.resolve()
     entries = [
         {
-            "target": str(change.path.absolute()),
-            "temp": str(temp.absolute()),
+            "target": _journal_path(change.path, root),
+            "temp": temp.name,
+            "inode": temp.stat().st_ino,
             "old": _digest(change.old),
             "new": _digest(change.new),
-            "backup": None if backup is None else str(backup.absolute()),
+            "backup": None if backup is None else backup.name,
+            "backup-inode": None if backup is None else backup.stat().st_ino,
         }
         for change, temp, backup in zip(pending, temps, backups, strict=True)
     ]
     # The journal itself is written atomically: it is either complete or absent.
     document = {"buildver-journal": JOURNAL_VERSION, "entries": entries}
     temp = _write_temp(journal, json.dumps(document).encode(), 0o644)
-    os.replace(temp, journal)
+    try:
+        os.replace(temp, journal)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise OSError(exc.errno, exc.strerror, str(journal)) from exc
     _fsync_folder(journal.parent)
 
 
-JOURNAL_VERSION = 2
-"""2 records each target's new digest and backup, so that recovery can also undo; 1 (older runs) cannot."""
+def _journal_path(target: Path, root: Path) -> str:
+    """A target as the journal records it: relative to the project (so that a moved tree still recovers), or
+    absolute when it lies outside the project (a header the command line named there; recovery never writes it)."""
+    real = target.parent.resolve() / target.name  # the target itself is never a link (refused before writing)
+    return real.relative_to(root).as_posix() if real.is_relative_to(root) else str(real)
+
+
+JOURNAL_VERSION = 3
+"""3 records targets relative to the project and the inode of each file buildver made, so that recovery writes
+only files the killed run made itself; journals of older versions (absolute paths, no inodes) are refused."""
+
+_VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".p4", ".plastic"})
+"""Folders no target of buildver ever lies in: a journal naming one is refused whole."""
 
 
 @dataclass(frozen=True, slots=True)
 class _JournalEntry:
     target: Path
     temp: Path
+    inode: int
+    """The inode of the temporary file the killed run made, which the target has once renamed."""
     old: str | None
-    new: str | None  # None in a version 1 journal
+    new: str
     backup: Path | None
+    backup_inode: int | None
     trusted: bool
     """The target lies inside the project: recovery may write it. Targets outside are never written."""
 
-    @property
-    def renamed(self) -> bool:
-        """Whether the killed run had already renamed its temporary file over the target."""
-        return not (self.temp.is_file() and not self.temp.is_symlink())
+    def state(self) -> str:
+        """``to do`` while the temporary file is still there, ``done`` once it is the target, else ``changed``
+        (someone changed or removed the file since; it is theirs)."""
+        if _is_file(self.temp, self.inode):
+            return "to do"
+        if _is_file(self.target, self.inode) and _digest(read_regular_file(self.target)) == self.new:
+            return "done"
+        return "changed"
+
+
+def _is_file(path: Path, inode: int | None) -> bool:
+    """Whether ``path`` is a regular file (not a link) with that inode: the very file the killed run made."""
+    try:
+        status = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISREG(status.st_mode) and status.st_ino == inode
 
 
 def recover(journal: Path) -> list[Path]:
     """Finish, or undo, the renames a killed run recorded in ``journal``; then remove its temporary files.
 
-    The journal lies in a folder anyone may commit to, so recovery writes only targets inside the project (the
-    folder holding the journal's folder), never one outside it, even one a user named on the command line
-    (``--header ../out/Version.h``, which the README allows): nothing in the journal can prove that a user asked
-    for it. So:
+    The journal lies in a folder anyone may commit to, so recovery trusts it no further than it can check it on
+    disk. It writes only files the killed run made itself (each temporary file and backup has the inode the
+    journal records, which no one committing a journal can know), beside targets inside the project (the folder
+    holding the journal's folder), never in a version-control folder, and never a target outside the project, even
+    one a user named on the command line (``--header ../out/Version.h``, which the README allows). So:
 
     - when every rename still to do is inside the project, they are done (rolled forward);
     - otherwise, when every rename already done is inside the project, those are undone from the backups the
@@ -240,7 +327,10 @@ def recover(journal: Path) -> list[Path]:
     - otherwise (several targets outside, some renamed and some not) nothing is changed and the error says so.
 
     A target is only written while it holds the content recovery expects (the old one to roll forward, the new
-    one to roll back); a file someone changed since is left as it is. Returns the targets written.
+    one to roll back); a file someone changed since is left as it is. A journal that names a path relative to
+    nothing, a path out of the project through ``..``, a version-control folder, or a temporary file that is
+    there but was not made by the killed run, is refused whole (WriteError), and nothing is changed. Returns the
+    targets written.
     """
     entries = _read_journal(journal)
     try:
@@ -256,16 +346,22 @@ def _recover(journal: Path, entries: list[_JournalEntry] | None) -> list[Path]:
     folders = {journal.parent}
     written: list[Path] = []
     if entries is not None:
-        trusted_folders = {entry.target.parent for entry in entries if entry.trusted}
-        folders |= trusted_folders
-        to_finish = [entry for entry in entries if not entry.renamed]
-        done = [entry for entry in entries if entry.renamed]
+        folders |= {entry.target.parent for entry in entries if entry.trusted}
+        states = [(entry, entry.state()) for entry in entries]
+        for entry, state in states:
+            if state == "changed" and entry.temp.exists():
+                raise WriteError(
+                    f"{journal}: {entry.temp} was not made by the run the journal records (a copied tree, or a "
+                    "planted file); nothing was changed: check the files the journal names, then remove it"
+                )
+        to_finish = [entry for entry, state in states if state == "to do"]
+        done = [entry for entry, state in states if state == "done"]
         if all(entry.trusted for entry in to_finish):
             for entry in to_finish:
                 if _digest(read_regular_file(entry.target)) == entry.old:
                     os.replace(entry.temp, entry.target)
                     written.append(entry.target)
-        elif all(entry.trusted and entry.new is not None for entry in done):
+        elif all(entry.trusted for entry in done):
             for entry in done:
                 written += _undo(entry)
         else:
@@ -285,14 +381,12 @@ def _recover(journal: Path, entries: list[_JournalEntry] | None) -> list[Path]:
 
 def _undo(entry: _JournalEntry) -> list[Path]:
     """Put back the content a renamed target had before the killed run (from its backup), or remove a new file."""
-    if _digest(read_regular_file(entry.target)) != entry.new:
-        return []  # changed by someone since: theirs
     if entry.backup is None:
         if entry.old is None:
             entry.target.unlink()
             return [entry.target]
         return []
-    if not entry.backup.is_file() or entry.backup.is_symlink():
+    if not _is_file(entry.backup, entry.backup_inode) or _digest(read_regular_file(entry.backup)) != entry.old:
         return []
     os.replace(entry.backup, entry.target)
     return [entry.target]
@@ -302,8 +396,9 @@ def _read_journal(journal: Path) -> list[_JournalEntry] | None:
     """The journal's entries, or None when there is none.
 
     The journal lies in a folder anyone may commit to, so it is trusted no further than buildver writes it: each
-    temporary and backup file sits beside its target under buildver's own name for it, and a target is marked
-    trusted only when it lies inside the folder that holds the journal's folder (the project or engine root).
+    temporary and backup file is a name beside its target under buildver's own name for it, a target is a path
+    inside the project without ``..`` or an absolute path outside it, and a target is marked trusted only when it
+    lies inside the folder that holds the journal's folder (the project or engine root), where it is now.
     """
     try:
         data = read_regular_file(journal)
@@ -311,24 +406,16 @@ def _read_journal(journal: Path) -> list[_JournalEntry] | None:
         raise WriteError(f"{journal}: cannot read the recovery journal ({exc.strerror})") from exc
     if data is None:
         return None
-    root = journal.parent.parent.resolve()
+    root = journal.parent.parent.absolute()
     try:
         document = json.loads(data)
-        if not isinstance(document, dict) or document.get("buildver-journal") not in (1, JOURNAL_VERSION):
+        if not isinstance(document, dict) or "buildver-journal" not in document:
             raise ValueError("not a buildver journal")
-        entries = []
-        for entry in document["entries"]:
-            target, temp = Path(entry["target"]), Path(entry["temp"])
-            old, new = entry["old"], entry.get("new")
-            backup = None if entry.get("backup") is None else Path(entry["backup"])
-            if any(digest is not None and not isinstance(digest, str) for digest in (old, new)):
-                raise ValueError(f"a digest of {target} is not text")
-            if not _names_a_file_of(temp, target, backup=False):
-                raise ValueError(f"{temp} is not a temporary file of {target}")
-            if backup is not None and not _names_a_file_of(backup, target, backup=True):
-                raise ValueError(f"{backup} is not a backup of {target}")
-            trusted = target.is_absolute() and target.resolve().is_relative_to(root)
-            entries.append(_JournalEntry(target, temp, old, new, backup, trusted))
+        if document["buildver-journal"] != JOURNAL_VERSION:
+            raise ValueError(
+                f"version {document['buildver-journal']!r}, not {JOURNAL_VERSION}: written by another buildver"
+            )
+        entries = [_journal_entry(entry, root) for entry in document["entries"]]
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OSError, RuntimeError) as exc:
         raise WriteError(
             f"{journal}: unreadable recovery journal ({exc}); remove it after checking the files it names"
@@ -336,13 +423,50 @@ def _read_journal(journal: Path) -> list[_JournalEntry] | None:
     return entries
 
 
-def _names_a_file_of(path: Path, target: Path, *, backup: bool) -> bool:
-    """Whether ``path`` sits beside ``target`` under buildver's name for its temporary (or backup) file."""
+def _journal_entry(entry: dict[str, object], root: Path) -> _JournalEntry:
+    recorded, temp_name, backup_name = entry["target"], entry["temp"], entry.get("backup")
+    old, new, inode, backup_inode = entry["old"], entry["new"], entry["inode"], entry.get("backup-inode")
+    if not isinstance(recorded, str) or not recorded:
+        raise ValueError(f"the target {recorded!r} is not a path")
+    relative = Path(recorded)
+    if relative.is_absolute() or relative.drive or relative.root:
+        target, trusted = relative, False
+        if relative.is_relative_to(root) or relative.resolve().is_relative_to(root.resolve()):
+            raise ValueError(f"{recorded} is inside the project but recorded as an absolute path")
+    else:
+        if ".." in relative.parts:
+            raise ValueError(f"{recorded} leaves the project through '..'")
+        target = root / relative
+        if not target.resolve().is_relative_to(root.resolve()):
+            raise ValueError(f"{recorded} leads out of the project through a symbolic link")
+        trusted = True
+    if any(part.casefold() in _VCS_FOLDERS for part in target.parts):
+        raise ValueError(f"{recorded} lies in a version-control folder, where buildver writes nothing")
+    if not isinstance(temp_name, str) or not _names_a_file_of(temp_name, target.name, backup=False):
+        raise ValueError(f"{temp_name!r} is not a temporary file of {target}")
+    if backup_name is not None and not (
+        isinstance(backup_name, str) and _names_a_file_of(backup_name, target.name, backup=True)
+    ):
+        raise ValueError(f"{backup_name!r} is not a backup of {target}")
+    if not (isinstance(new, str) and (old is None or isinstance(old, str))):
+        raise ValueError(f"a digest of {target} is not text")
+    if not (type(inode) is int and (backup_inode is None or type(backup_inode) is int)):
+        raise ValueError(f"an inode of {target} is not a number")
+    if (backup_name is None) != (backup_inode is None):
+        raise ValueError(f"the backup of {target} has no inode, or an inode without a backup")
+    backup = None if backup_name is None else target.with_name(backup_name)
+    return _JournalEntry(target, target.with_name(temp_name), inode, old, new, backup, backup_inode, trusted)
+
+
+def _names_a_file_of(name: str, target_name: str, *, backup: bool) -> bool:
+    """Whether ``name`` is buildver's name for a temporary (or backup) file of ``target_name``, in the same folder."""
     return (
-        path.parent == target.parent
-        and path.name.endswith(TEMP_SUFFIX)
-        and _is_leftover(path.name, {target.name})
-        and path.name.endswith(".backup" + TEMP_SUFFIX) == backup
+        name.endswith(TEMP_SUFFIX)
+        and os.path.basename(name) == name
+        and "/" not in name
+        and "\\" not in name
+        and _is_leftover(name, {target_name})
+        and name.endswith(".backup" + TEMP_SUFFIX) == backup
     )
 
 
@@ -481,14 +605,21 @@ def _link_backup(target: Path) -> Path:
     return backup
 
 
-def _roll_back(pending: Sequence[FileChange], backups: Sequence[Path | None], replaced: Sequence[int]) -> None:
+def _roll_back(
+    pending: Sequence[FileChange], backups: Sequence[Path | None], replaced: Sequence[int]
+) -> list[tuple[Path, str]]:
+    """Put back every target already replaced, last first; return those that could not be put back, and why."""
+    failures = []
     for index in reversed(replaced):
         backup = backups[index]
-        with contextlib.suppress(OSError):
+        try:
             if backup is None:
                 pending[index].path.unlink()
             else:
                 os.replace(backup, pending[index].path)
+        except OSError as exc:
+            failures.append((pending[index].path, exc.strerror or str(exc)))
+    return failures
 
 
 def _fsync_folder(folder: Path) -> None:

@@ -6,6 +6,8 @@ Exit codes (documented in docs/command-line.md):
 - 1: a domain failure (an invalid file, versions not compatible, a check that found an error)
 - 2: bad usage (an unknown option, a value that does not parse)
 - 3: a file could not be written (read-only target, full disk, lock timeout); nothing was changed
+
+Warnings (``BuildverWarning``) do not change the exit code: the CLI shows each as one ``buildver: warning:`` line.
 """
 
 from __future__ import annotations
@@ -112,6 +114,14 @@ class ModulesManifestError(BuildverError):
 
 class DescriptorError(BuildverError):
     """A ``.uproject`` or ``.uplugin`` that Unreal could not read; the message names the file and the place."""
+
+
+class BuildverWarning(UserWarning):
+    """Base class of the warnings buildver gives: the command did what was asked, but something needs a look."""
+
+
+class CleanupWarning(BuildverWarning):
+    """Every file was written, but a journal, backup or temporary file could not be removed afterwards."""
 
 
 class EngineLookupError(BuildverError):

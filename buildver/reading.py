@@ -17,42 +17,86 @@ import os
 import stat
 
 __all__ = [
+    "DATA_DOCUMENT_LIMIT",
     "LFS_POINTER_MAX_SIZE",
     "LFS_POINTER_START",
+    "TEXT_FILE_LIMIT",
+    "FileTooLargeError",
     "NotRegularFileError",
     "file_kind",
     "is_lfs_pointer",
     "read_regular_file",
+    "size_text",
 ]
 
 # O_NONBLOCK: opening a FIFO must not wait for a writer (regular files ignore the flag). O_BINARY: Windows.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
+TEXT_FILE_LIMIT = 16 * 1024 * 1024
+"""The most buildver reads of a text file it is pointed at: Build.version, a header, the settings, a journal, a
+``.uproject``, ``.uplugin`` or ini file. The largest real ones are a few hundred kilobytes (an engine's
+BaseEngine.ini); a file above this is a mistake or an attack, and reading it whole could exhaust the memory."""
+
+DATA_DOCUMENT_LIMIT = 512 * 1024 * 1024
+"""The most buildver reads of a versioned data document (``buildver.serialization``): user data, so the limit is
+far higher, but still below what a JSON parse of it could hold in memory on a build machine."""
+
+
 class NotRegularFileError(OSError):
     """A path that names a FIFO, a socket or a device: reading it could block or never end."""
 
 
-def read_regular_file(path: str | os.PathLike[str]) -> bytes | None:
+class FileTooLargeError(OSError):
+    """A regular file larger than the limit for its kind: refused before a byte of it is read."""
+
+
+def size_text(size: int) -> str:
+    """A size for a message: ``512 bytes``, ``16 MiB``, ``2.0 GiB``."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            return f"{size // scale} {unit}" if size % scale == 0 else f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
+
+
+def read_regular_file(path: str | os.PathLike[str], *, limit: int = TEXT_FILE_LIMIT) -> bytes | None:
     """The bytes of the regular file at ``path`` (symbolic links followed), or None when there is none.
 
-    Raises IsADirectoryError for a folder, NotRegularFileError for a FIFO, socket or device, and OSError
-    (``strerror`` says why, ``filename`` names the path) for anything else, a NUL in the path included.
+    Raises IsADirectoryError for a folder, NotRegularFileError for a FIFO, socket or device, FileTooLargeError
+    for a file of more than ``limit`` bytes (checked before reading, and again while reading, for a file that
+    grows), and OSError (``strerror`` says why, ``filename`` names the path) for anything else, a NUL in the path
+    included.
     """
     name = os.fspath(path)
     try:
-        _require_regular(os.stat(name).st_mode, name)
+        status = os.stat(name)
+        _require_regular(status.st_mode, name)
+        _require_size(status.st_size, limit, name)
         descriptor = os.open(name, _READ_FLAGS)
     except FileNotFoundError:
         return None
     except ValueError:  # os functions refuse an embedded NUL with ValueError, not OSError
         raise OSError(errno.EINVAL, "the path contains a NUL character", name) from None
     try:
-        _require_regular(os.fstat(descriptor).st_mode, name)  # the path may name another file since the stat
+        status = os.fstat(descriptor)
+        _require_regular(status.st_mode, name)  # the path may name another file since the stat
+        _require_size(status.st_size, limit, name)
         with os.fdopen(descriptor, "rb", closefd=False) as stream:
-            return stream.read()
+            data = stream.read(limit + 1)
+        if len(data) > limit:  # it grew since the fstat
+            raise FileTooLargeError(errno.EFBIG, f"more than the {size_text(limit)} {_LIMIT_REASON}", name)
+        return data
     finally:
         os.close(descriptor)
+
+
+_LIMIT_REASON = "buildver reads of such a file"
+
+
+def _require_size(size: int, limit: int, name: str) -> None:
+    if size > limit:
+        reason = f"{size_text(size)}, more than the {size_text(limit)} {_LIMIT_REASON}"
+        raise FileTooLargeError(errno.EFBIG, reason, name)
 
 
 def _require_regular(mode: int, name: str) -> None:

@@ -8,14 +8,16 @@ text at each start (about 5 ms for update-local); real annotation objects are re
 """
 
 import sys
+import warnings
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
 from buildver.cli.common import (
     new_app,
     print_error,
+    print_warning,
 )
 from buildver.errors import BuildverError
 
@@ -169,7 +171,17 @@ def _group_for_a_named_shell(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code."""
+    """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code,
+    every BuildverWarning one ``buildver: warning:`` line."""
+    previous = warnings.showwarning
+    warnings.showwarning = _show_warning
+    try:
+        return _main(argv)
+    finally:
+        warnings.showwarning = previous
+
+
+def _main(argv: list[str] | None) -> int:
     import os
 
     try:
@@ -218,6 +230,26 @@ def main(argv: list[str] | None = None) -> int:
             print_error(f"cannot write the output ({exc.strerror or exc})")
         return 1
     return result if isinstance(result, int) else 0
+
+
+_SHOW_PYTHON_WARNING = warnings.showwarning
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """buildver's own warnings as one ``buildver: warning:`` line; any other as Python shows it."""
+    from buildver.errors import BuildverWarning
+
+    if issubclass(category, BuildverWarning):
+        print_warning(str(message))
+    else:
+        _SHOW_PYTHON_WARNING(message, category, filename, lineno, file, line)
 
 
 def _command_line_hint(exc: BuildverError) -> str:

@@ -27,6 +27,7 @@ __all__ = [
     "parse_version",
     "print_error",
     "print_json",
+    "print_warning",
     "use_colour",
 ]
 
@@ -176,3 +177,10 @@ def print_error(message: str) -> None:
     from buildver.text import printable
 
     print(f"buildver: {palette(sys.stderr)('error', 'error:')} {printable(message)}", file=sys.stderr)
+
+
+def print_warning(message: str) -> None:
+    """A warning's one line: ``buildver: warning: <message>`` on stderr, escaped like :func:`print_error`'s."""
+    from buildver.text import printable
+
+    print(f"buildver: warning: {printable(message)}", file=sys.stderr)

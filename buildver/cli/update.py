@@ -16,8 +16,8 @@ from buildver.cli.common import (
     colour_diff,
     palette,
     print_json,
+    print_warning,
 )
-from buildver.text import printable
 
 
 def _changelist(text: str | int) -> int:
@@ -172,15 +172,12 @@ def update_local(
 
     environment = {**os.environ, **dict(_environment_setting(text) for text in env or [])}
 
-    def warn(message: str) -> None:
-        print(f"buildver: warning: {printable(message)}", file=sys.stderr)
-
     plan, written = run_update(
-        version_path, request, config=config, environment=environment, dry_run=dry_run, on_warning=warn
+        version_path, request, config=config, environment=environment, dry_run=dry_run, on_warning=print_warning
     )
     if dry_run:  # nothing was written, so the warnings were not heard yet
         for warning in plan.warnings:
-            warn(warning)
+            print_warning(warning)
     if json_output:
         print_json(update_document(plan))
     elif dry_run:

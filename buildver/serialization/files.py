@@ -13,7 +13,7 @@ from typing import Any
 
 from buildver.changes import FileChange, apply_changes, locked, remove_leftovers, write_atomic
 from buildver.errors import DocumentError
-from buildver.reading import read_regular_file
+from buildver.reading import DATA_DOCUMENT_LIMIT, read_regular_file
 from buildver.serialization.document import LoadOptions, LoadResult, load, save
 from buildver.serialization.document_header import DocumentVersions, inspect
 from buildver.serialization.schema import Schema
@@ -74,7 +74,7 @@ def _refuse_lone_surrogates(value: Any, source: str, path: str) -> None:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        data = read_regular_file(path)
+        data = read_regular_file(path, limit=DATA_DOCUMENT_LIMIT)
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     if data is None:

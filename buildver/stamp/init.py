@@ -126,6 +126,8 @@ def plan_init_config(folder: Path, version_path: Path) -> FileChange:
         existing = tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as exc:
         raise ConfigError(f"{target}: {exc}") from exc
+    except RecursionError:
+        raise ConfigError(f"{target}: arrays or inline tables nested too deeply to read") from None
     if target.name == "pyproject.toml" and buildver_table(existing) is not None:
         raise ConfigError(f"{target}: [tool.buildver] is already there; edit it instead")
     if target.name == "buildver.toml" and old is not None:

@@ -59,25 +59,49 @@ class Config(NamedTuple):
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest ``buildver.toml``, or ``pyproject.toml`` with a ``[tool.buildver]`` table, up to the repo root."""
+    """The nearest ``buildver.toml``, or ``pyproject.toml`` with a ``[tool.buildver]`` table, up to the repo root.
+
+    A ``buildver.toml`` that is anything but a readable file (a folder, a FIFO, a dangling or looping symbolic link)
+    is still the settings file, so that reading it fails in one line: skipping it would run with the defaults and
+    write the default header while the configured one goes stale. A ``pyproject.toml`` that cannot be read is an
+    error for the same reason (it may hold the table).
+    """
     for folder in (start, *start.parents):
-        if (folder / "buildver.toml").is_file():
+        if _exists(folder / "buildver.toml"):
             return folder / "buildver.toml"
         pyproject = folder / "pyproject.toml"
-        if pyproject.is_file() and _has_buildver_table(pyproject):
+        if _exists(pyproject) and _has_buildver_table(pyproject):
             return pyproject
         if (folder / ".git").exists():
             return None
     return None
 
 
-def _has_buildver_table(pyproject: Path) -> bool:
+def _exists(path: Path) -> bool:
+    """Whether anything is at ``path``: a file, a folder, a FIFO, a symbolic link even to nothing."""
     try:
-        data = read_regular_file(pyproject) or b""
-    except OSError:
+        path.lstat()
+    except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError:
+        return True  # a folder on the way this user cannot search: reading the file says so
+    return True
+
+
+def _has_buildver_table(pyproject: Path) -> bool:
+    data = _read(pyproject)
     # A cheap test first: most pyproject.toml files have no buildver table and need not be parsed.
     return b"buildver" in data and buildver_table(_parse(pyproject, data)) is not None
+
+
+def _read(path: Path) -> bytes:
+    try:
+        data = read_regular_file(path)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the settings ({exc.strerror or exc})") from exc
+    if data is None:  # a symbolic link to nothing (or to itself), or a file removed since it was seen
+        raise ConfigError(f"{path}: cannot read the settings (no such file, or a symbolic link to nothing)")
+    return data
 
 
 def buildver_table(document: dict[str, Any]) -> object | None:
@@ -95,6 +119,9 @@ def _parse(path: Path, data: bytes) -> dict[str, Any]:
         raise ConfigError(f"{path}: byte {exc.start}: the file is not UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: {exc}") from exc
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively: a few hundred levels exhaust Python's stack.
+        raise ConfigError(f"{path}: arrays or inline tables nested too deeply to read") from None
 
 
 def load_config(start: Path | None = None) -> Config:
@@ -102,13 +129,7 @@ def load_config(start: Path | None = None) -> Config:
     path = find_config((start or Path.cwd()).resolve())
     if path is None:
         return Config()
-    try:
-        data = read_regular_file(path)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
-    if data is None:
-        raise ConfigError(f"{path}: cannot read (the file was removed while buildver was working)")
-    document = _parse(path, data)
+    document = _parse(path, _read(path))
     nested = buildver_table(document)
     # buildver.toml holds the settings at its top level, or under [tool.buildver] like pyproject.toml.
     table = document if path.name == "buildver.toml" and nested is None else nested

@@ -138,9 +138,10 @@ def test_lock_makes_a_second_process_wait_then_time_out(tmp_path: Path) -> None:
 BAD_JOURNALS = [
     (b"[]", "not a buildver journal"),
     (b"null", "not a buildver journal"),
-    (b'{"buildver-journal": 1, "entries": 5}', "unreadable recovery journal"),
-    (b'{"buildver-journal": 1, "entries": [{}]}', "unreadable recovery journal ('target')"),
-    (b'{"buildver-journal": 1, "entries": [{"target": "/x", "temp": 5, "old": null}]}', "unreadable recovery journal"),
+    (b'{"buildver-journal": 3, "entries": 5}', "unreadable recovery journal"),
+    (b'{"buildver-journal": 3, "entries": [{}]}', "unreadable recovery journal ('target')"),
+    (b'{"buildver-journal": 3, "entries": [{"target": "/x", "temp": 5, "old": null}]}', "unreadable recovery journal"),
+    (b'{"buildver-journal": 2, "entries": []}', "version 2, not 3: written by another buildver"),
     (b"{", "unreadable recovery journal"),
 ]
 
@@ -163,8 +164,14 @@ def test_a_planted_journal_cannot_move_files_outside_the_project(tmp_path: Path)
     victim.write_bytes(b"precious")
     temp = tmp_path / f".outside.txt.0123456789ab{TEMP_SUFFIX}"
     temp.write_bytes(b"attacker")
-    entry = {"target": str(victim), "temp": str(temp), "old": hashlib.sha256(b"precious").hexdigest()}
-    journal.write_text(json.dumps({"buildver-journal": 1, "entries": [entry]}))
+    entry = {
+        "target": str(victim),
+        "temp": temp.name,
+        "inode": temp.stat().st_ino,  # even knowing the inode
+        "old": hashlib.sha256(b"precious").hexdigest(),
+        "new": hashlib.sha256(b"attacker").hexdigest(),
+    }
+    journal.write_text(json.dumps({"buildver-journal": 3, "entries": [entry]}))
     assert recover(journal) == []  # nothing outside is written: the "transaction" is undone instead
     assert victim.read_bytes() == b"precious"
     assert temp.read_bytes() == b"attacker"  # nor removed: recovery touches nothing outside the project
@@ -199,16 +206,19 @@ def killed_transaction(
                 backup.write_bytes(old or b"")
         else:
             temp.write_bytes(new)
+        root = journal.parent.parent
         entries.append(
             {
-                "target": str(target),
-                "temp": str(temp),
+                "target": target.relative_to(root).as_posix() if target.is_relative_to(root) else str(target),
+                "temp": temp.name,
+                "inode": (target if index < renamed else temp).stat().st_ino,
                 "old": sha(old),
                 "new": sha(new),
-                "backup": None if backup is None else str(backup),
+                "backup": None if backup is None else backup.name,
+                "backup-inode": None if backup is None else backup.stat().st_ino,
             }
         )
-    journal.write_text(json.dumps({"buildver-journal": 2, "entries": entries}))
+    journal.write_text(json.dumps({"buildver-journal": 3, "entries": entries}))
     return journal
 
 

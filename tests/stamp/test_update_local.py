@@ -789,8 +789,14 @@ def test_dry_run_finishes_no_killed_run_and_removes_no_leftover(
     version = engine_tree(tmp_path)
     temp = tmp_path / "Build" / f".Build.version.0123456789ab{TEMP_SUFFIX}"
     temp.write_bytes(b'{"MajorVersion": 9, "MinorVersion": 9, "PatchVersion": 9}')
-    entry = {"target": str(version), "temp": str(temp), "old": hashlib.sha256(UE503).hexdigest()}
-    (tmp_path / "Build" / JOURNAL_NAME).write_text(json.dumps({"buildver-journal": 1, "entries": [entry]}))
+    entry = {
+        "target": "Build/Build.version",
+        "temp": temp.name,
+        "inode": temp.stat().st_ino,
+        "old": hashlib.sha256(UE503).hexdigest(),
+        "new": hashlib.sha256(temp.read_bytes()).hexdigest(),
+    }
+    (tmp_path / "Build" / JOURNAL_NAME).write_text(json.dumps({"buildver-journal": 3, "entries": [entry]}))
     before = snapshot(tmp_path)
     assert run(capsys, "update-local", "--dry-run", "-f", str(version), "--cl", "7", "--branch", "B")[0] == 0
     assert snapshot(tmp_path) == before
