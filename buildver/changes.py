@@ -168,8 +168,13 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         stranded = {path for path, _ in not_restored}
         pairs = list(zip(pending, backups, strict=False))
         kept = [(change.path, backup) for change, backup in pairs if change.path in stranded]
-        removable = [backup for change, backup in pairs if backup is not None and change.path not in stranded]
-        left = _remove_files([*temps, *removable, *([journal] if journal and journaled else [])])
+        # A restored target's backup was renamed back over it: only the backups of targets never replaced remain.
+        removable = [backup for index, backup in enumerate(backups) if backup is not None and index not in replaced]
+        unrenamed = [temp for index, temp in enumerate(temps) if index not in replaced]
+        # The temporary files go before the journal: a journal left with them would finish the write next run.
+        left = _remove_files([*unrenamed, *removable])
+        if journal is not None and journaled:
+            left += _void_journal(journal)
         changed = "; ".join(
             f"{path} could not be put back ({why}){_backup_text(kept, path)}" for path, why in not_restored
         )
@@ -191,6 +196,23 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         written = ", ".join(str(change.path) for change in pending)
         warnings.warn(CleanupWarning(f"{written}: written{_left_text(left)}"), stacklevel=2)
     return [change.path for change in pending]
+
+
+def _void_journal(journal: Path) -> list[tuple[Path, str]]:
+    """Remove the journal of a rolled-back write; where it cannot be removed (a folder that refuses removals),
+    empty its list in place, so that the next run finds nothing to finish; return it when neither worked."""
+    left = _remove_files([journal])
+    if not left:
+        return []
+    try:
+        with open(journal, "r+b") as stream:
+            stream.truncate(0)
+            stream.write(json.dumps({"buildver-journal": JOURNAL_VERSION, "entries": []}).encode())
+            stream.flush()
+            os.fsync(stream.fileno())
+    except OSError:
+        return left
+    return [(journal, f"{left[0][1]}; it lists nothing to finish now")]
 
 
 def _present(backups: Sequence[Path | None]) -> list[Path]:
@@ -372,7 +394,13 @@ def _recover(journal: Path, entries: list[_JournalEntry] | None) -> list[Path]:
             )
         for folder in folders:
             _fsync_folder(folder)
-        journal.unlink()
+        try:
+            journal.unlink()
+        except OSError as exc:
+            raise WriteError(
+                f"{journal}: the files it names are complete, but the journal cannot be removed "
+                f"({exc.strerror or exc}); remove it once the folder allows it"
+            ) from exc
         _fsync_folder(journal.parent)
     for folder in folders:
         remove_leftovers(folder)
