@@ -30,6 +30,7 @@ from buildver.reading import NotRegularFileError, read_regular_file
 __all__ = [
     "FileChange",
     "apply_changes",
+    "find_leftovers",
     "is_reserved_name",
     "locked",
     "open_for_append",
@@ -670,18 +671,22 @@ def remove_leftovers(folder: Path, name: str | Collection[str] | None = None) ->
     Call it under the folder's lock: another run's temporaries are not leftovers while that run is alive. The
     folder is listed once, however many names are given.
     """
+    removed = []
+    for leftover in find_leftovers(folder, name):
+        with contextlib.suppress(FileNotFoundError):
+            leftover.unlink()
+            removed.append(leftover)
+    return removed
+
+
+def find_leftovers(folder: Path, name: str | Collection[str] | None = None) -> list[Path]:
+    """The temporary and backup files in ``folder`` (only those of the file or files ``name``), sorted by name."""
     names = {name} if isinstance(name, str) else None if name is None else set(name)
     try:
         entries = sorted(os.listdir(folder))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    removed = []
-    for entry in entries:
-        if _is_leftover(entry, names):
-            with contextlib.suppress(FileNotFoundError):
-                (folder / entry).unlink()
-                removed.append(folder / entry)
-    return removed
+    return [folder / entry for entry in entries if _is_leftover(entry, names)]
 
 
 def _is_leftover(entry: str, names: Collection[str] | None) -> bool:

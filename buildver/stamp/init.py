@@ -4,12 +4,23 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
-from buildver.changes import FileChange, apply_changes, read_existing, transaction
+from buildver.changes import (
+    JOURNAL_NAME,
+    FileChange,
+    apply_changes,
+    find_leftovers,
+    locked,
+    read_existing,
+    recover,
+    remove_leftovers,
+    transaction,
+)
 from buildver.errors import ConfigError, UsageError, VersionFileError, WriteError
 from buildver.versions.build_version import BuildVersion, render_new_file
-from buildver.versions.config import buildver_table, load_config
+from buildver.versions.config import CONFIG_FILES, buildver_table, find_config, load_config
 from buildver.versions.current import backslash_advice, version_file_path
 
 __all__ = ["init_config", "init_project", "plan_init_config", "render_init_section"]
@@ -24,6 +35,9 @@ def init_project(
     ``Build/Build.version``) is created first in Unreal's writer layout: both files are written, or neither
     (folders made for it are removed again). ``release`` where a Build.version exists is a UsageError.
     """
+    # A killed init is finished (or undone) first, as every writing command does: otherwise its Build.version, already
+    # renamed into place, would make this run refuse, with the configuration still missing.
+    finished = _finish_killed_runs(folder, file)
     config = load_config(folder)  # a bad configuration is an error before anything else
     advice = None if file is None else backslash_advice(file)
     if advice is not None:  # Build\Build.version on Linux would be one file of that name in this folder
@@ -36,6 +50,9 @@ def init_project(
             existing = None
     if existing is not None:
         if release is not None:
+            settings = find_config(folder.resolve())
+            if finished and settings is not None and read_existing(existing) == _new_version_file(release):
+                return existing, settings  # this very command, killed before, is now complete
             raise UsageError(
                 f"{existing}: already exists; --version only creates a missing Build.version "
                 "(buildver update-local stamps an existing one)"
@@ -48,7 +65,7 @@ def init_project(
             "create one with: buildver init --version MAJOR.MINOR.PATCH"
         )
     target = file if file is not None else Path(os.path.relpath(folder / "Build" / "Build.version"))
-    version_change = FileChange(target, None, render_new_file(BuildVersion(*release)).encode("utf-8"))
+    version_change = FileChange(target, None, _new_version_file(release))
     config_change = plan_init_config(folder, target)  # refuses before anything is written
     created_folders = [parent for parent in reversed(target.parent.absolute().parents) if not parent.exists()]
     if not target.parent.exists():
@@ -59,8 +76,9 @@ def init_project(
                 created.mkdir()
             except OSError as exc:
                 raise WriteError(f"{created}: cannot create the folder ({exc.strerror}); nothing was written") from exc
-        # Two files, in two folders maybe: under the version folder's lock and journal, as every planned write.
-        with transaction(target.parent) as journal:
+        # Two files, in two folders maybe: under the version folder's lock and journal, as every planned write, and
+        # under the configuration folder's lock, where the leftovers of killed runs are removed.
+        with transaction(target.parent) as journal, _config_folder_locked(folder, target.parent):
             apply_changes([version_change, config_change], journal=journal)
     except BaseException:
         for created in reversed(created_folders):  # a failed command leaves no trace
@@ -68,6 +86,37 @@ def init_project(
                 created.rmdir()
         raise
     return target, config_change.path
+
+
+def _new_version_file(release: tuple[int, int, int]) -> bytes:
+    return render_new_file(BuildVersion(*release)).encode("utf-8")
+
+
+def _finish_killed_runs(folder: Path, file: Path | None) -> bool:
+    """Finish or undo what a killed init left in the folders it writes, and remove its temporary and backup files;
+    whether a killed run left anything there."""
+    candidates = [file.parent] if file is not None else [folder / "Build", folder / "Engine" / "Build"]
+    found = False
+    for candidate in (candidate for candidate in candidates if candidate.is_dir()):
+        with locked(candidate):
+            journal = candidate / JOURNAL_NAME
+            found = found or os.path.lexists(journal) or bool(find_leftovers(candidate))
+            recover(journal)  # with or without a journal, it removes the folder's leftovers
+    with locked(folder):
+        return bool(remove_leftovers(folder, CONFIG_FILES)) or found
+
+
+@contextlib.contextmanager
+def _config_folder_locked(folder: Path, held: Path) -> Iterator[None]:
+    """Hold the configuration folder's lock (unless ``held``, already locked, is the same folder) with the
+    leftovers of killed runs on its configuration files removed."""
+    if folder.resolve() == held.resolve():
+        remove_leftovers(folder, CONFIG_FILES)
+        yield
+        return
+    with locked(folder):
+        remove_leftovers(folder, CONFIG_FILES)
+        yield
 
 
 def render_init_section(version_file: str, header: str | None) -> str:
@@ -103,8 +152,10 @@ def init_config(folder: Path, version_path: Path) -> Path:
     The rest of pyproject.toml is kept byte for byte: the section is appended, and the result is checked to
     parse before it is written (atomically).
     """
-    change = plan_init_config(folder, version_path)
-    apply_changes([change])
+    with locked(folder):  # planned under the lock too, with killed runs' leftovers removed
+        remove_leftovers(folder, CONFIG_FILES)
+        change = plan_init_config(folder, version_path)
+        apply_changes([change])
     return change.path
 
 
