@@ -100,27 +100,26 @@ def upgrade_command(
     ] = UnversionedMode.ERROR,
 ) -> None:
     """Load each document with the schema and save it back at the latest versions, atomically per file."""
-    from buildver.serialization import LoadOptions, import_schema, plan_upgrade, remove_upgrade_leftovers
+    from buildver.serialization import LoadOptions, import_schema, plan_upgrade, upgrade_file
 
     schema = import_schema(schema_spec)
     options = LoadOptions(unversioned=unversioned.value)
     exit_code = 0
-    if not dry_run:
-        remove_upgrade_leftovers(files)  # what killed runs left beside these documents, up to date or not
     with typer.progressbar(
         files, label="upgrading", file=sys.stderr, hidden=len(files) < _PROGRESS_FROM or dry_run
     ) as progress:
         for path in progress:
             try:
-                plan = plan_upgrade(schema, path, options=options)
-                if not plan.changed:
-                    if not dry_run:
-                        print(f"{path}: up to date")
-                    continue
                 if dry_run:
-                    sys.stdout.write(colour_diff(plan.diff(), palette(sys.stdout)))
+                    plan = plan_upgrade(schema, path, options=options)
+                    if plan.changed:
+                        sys.stdout.write(colour_diff(plan.diff(), palette(sys.stdout)))
                     continue
-                plan.apply(force=force)
+                # Planned and written under the folder's lock, after the killed runs' leftovers are removed there.
+                plan = upgrade_file(schema, path, options=options, force=force)
+                if not plan.changed:
+                    print(f"{path}: up to date")
+                    continue
             except BuildverError as exc:
                 exit_code = max(exit_code, _error(exc))
                 continue

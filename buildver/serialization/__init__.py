@@ -33,6 +33,7 @@ from buildver.serialization.files import (
     plan_upgrade,
     remove_upgrade_leftovers,
     save_file,
+    upgrade_file,
 )
 from buildver.serialization.schema import Schema, import_schema
 from buildver.serialization.tree import DataNode
@@ -72,5 +73,6 @@ __all__ = [
     "remove_upgrade_leftovers",
     "save",
     "save_file",
+    "upgrade_file",
     "upgrade_patch",
 ]

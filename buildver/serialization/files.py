@@ -27,6 +27,7 @@ __all__ = [
     "read_document",
     "remove_upgrade_leftovers",
     "save_file",
+    "upgrade_file",
 ]
 
 
@@ -202,6 +203,22 @@ def remove_upgrade_leftovers(paths: Iterable[Path]) -> list[Path]:
             with locked(folder):
                 removed += remove_leftovers(folder, names)
     return removed
+
+
+def upgrade_file(
+    schema: Schema, path: Path, *, options: LoadOptions | None = None, force: bool = False
+) -> UpgradePlan:
+    """Upgrade one document file in place: its killed runs' leftovers removed, then read, planned and written (when
+    its data changes) under its folder's lock, so that concurrent upgrades of one file take turns, each reading what
+    the one before wrote, instead of refusing because the file changed under them. Returns what was planned."""
+    if not path.parent.is_dir():
+        return plan_upgrade(schema, path, options=options)  # raises the document's own "no such file"
+    with locked(path.parent):
+        remove_leftovers(path.parent, path.name)
+        plan = plan_upgrade(schema, path, options=options)
+        if plan.changed:
+            apply_changes([plan.change], force=force)
+    return plan
 
 
 def plan_upgrade(schema: Schema, path: Path, *, options: LoadOptions | None = None) -> UpgradePlan:
