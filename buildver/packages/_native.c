@@ -47,7 +47,9 @@
 #define CODE_PYTHON (-1)  /* a regular file the Python reader must read */
 #define CODE_SPECIAL (-2) /* not listed as a regular file: Python decides (a link to a file is then read) */
 
+#ifndef FIRST_READ
 #define FIRST_READ (16 * 1024) /* covers most packages whole; a longer file costs an fstat and a 4-byte pread */
+#endif
 #define MAX_STRING_UNITS (1 << 20)
 #define TAG 0x9E2A83C1u
 #define FILTER_EDITOR_ONLY 0x80000000u
