@@ -22,15 +22,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef _WIN32
-#include <io.h>
-#define NATIVE_HAS_DIRENT 0
-#else
-#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+
+#ifdef _WIN32
+/* Windows: the CRT's POSIX-like calls, 64-bit sizes; no dirent.h, so Python lists folders and the core reads. */
+#include <io.h>
+#define NATIVE_HAS_DIRENT 0
+#define open _open
+#define read(fd, buffer, count) _read((fd), (buffer), (unsigned int)(count))
+#define close _close
+#define native_stat _stat64
+#define native_fstat _fstat64
+#ifndef S_ISREG
+#define S_ISREG(mode) (((mode) & _S_IFMT) == _S_IFREG)
+#endif
+#else
+#include <dirent.h>
 #include <unistd.h>
 #define NATIVE_HAS_DIRENT 1
+#define native_stat stat
+#define native_fstat fstat
 #endif
 
 #ifndef O_BINARY
@@ -378,7 +390,7 @@ static int32_t read_key(const char *path) {
     if (fd < 0) {
         return CODE_PYTHON;
     }
-    ssize_t got = read(fd, buffer, FIRST_READ);
+    int64_t got = (int64_t)read(fd, buffer, FIRST_READ);
     if (got < 0) {
         close(fd);
         return CODE_PYTHON;
@@ -387,17 +399,17 @@ static int32_t read_key(const char *path) {
     int tail_known = 0;
     int64_t size = got;
     if (got == FIRST_READ) {
-        struct stat status;
-        if (fstat(fd, &status) != 0 || !S_ISREG(status.st_mode) || status.st_size < got) {
+        struct native_stat status;
+        if (native_fstat(fd, &status) != 0 || !S_ISREG(status.st_mode) || (int64_t)status.st_size < got) {
             close(fd);
             return CODE_PYTHON;
         }
-        size = status.st_size;
+        size = (int64_t)status.st_size;
         if (size > got) {
 #ifdef _WIN32
-            tail_known = 0;
+            tail_known = _lseeki64(fd, size - 4, SEEK_SET) == size - 4 && _read(fd, tail, 4) == 4;
 #else
-            tail_known = pread(fd, tail, 4, size - 4) == 4;
+            tail_known = pread(fd, tail, 4, (off_t)(size - 4)) == 4;
 #endif
         }
     }
@@ -686,8 +698,11 @@ static PyMethodDef native_methods[] = {
 };
 
 static struct PyModuleDef native_module = {
-    PyModuleDef_HEAD_INIT, "_native", "The optional compiled core of assets scan (see _native.c).", -1,
-    native_methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_native",
+    .m_doc = "The optional compiled core of assets scan (see _native.c).",
+    .m_size = -1,
+    .m_methods = native_methods,
 };
 
 PyMODINIT_FUNC PyInit__native(void) {
@@ -695,7 +710,8 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (module == NULL) {
         return NULL;
     }
-    if (PyModule_AddIntConstant(module, "CODE_PYTHON", CODE_PYTHON) || PyModule_AddIntConstant(module, "CODE_SPECIAL", CODE_SPECIAL)) {
+    if (PyModule_AddIntConstant(module, "CODE_PYTHON", CODE_PYTHON) ||
+        PyModule_AddIntConstant(module, "CODE_SPECIAL", CODE_SPECIAL)) {
         Py_DECREF(module);
         return NULL;
     }

@@ -253,11 +253,12 @@ _READ_FAILURES = frozenset({ScanStatus.CORRUPT, ScanStatus.NOT_A_PACKAGE})
 
 
 def _read(
-    path: str, engine: EngineVersion, warn_empty: bool, memo: dict[object, ScanResult], key: object
+    path: str, engine: EngineVersion, warn_empty: bool, memo: dict[int, ScanResult], key: int | None
 ) -> ScanResult:
-    """The file read by the Python reader; its result shared under ``key`` (the core's number for its header)."""
+    """The file read by the Python reader; its result shared under ``key``, the core's number for its header (None
+    or negative: the core did not read it, or handed it back)."""
     result = scan_file(path, engine, warn_empty, listed_as_file=True)
-    if key is None or result.status in _READ_FAILURES:
+    if key is None or key < 0 or result.status in _READ_FAILURES:
         return result
     shared = _with_path(result, "")
     if len(memo) >= _MEMO_LIMIT:
@@ -268,10 +269,10 @@ def _read(
 
 _MEMO_LIMIT = 4096
 """Shared results kept per scan: bounded, so that memory stays flat over any number of distinct headers."""
-_MEMOS: dict[tuple[EngineVersion, bool], dict[object, ScanResult]] = {}
+_MEMOS: dict[tuple[EngineVersion, bool], dict[int, ScanResult]] = {}
 
 
-def _memo_for(engine: EngineVersion, warn_empty: bool) -> dict[object, ScanResult]:
+def _memo_for(engine: EngineVersion, warn_empty: bool) -> dict[int, ScanResult]:
     """The shared results of this process for one engine and warning setting (a worker keeps them between chunks)."""
     memo = _MEMOS.get((engine, warn_empty))
     if memo is None:
@@ -296,10 +297,15 @@ def _scan_native(roots: Iterable[Path], engine: EngineVersion, core: ModuleType)
         while stack:
             folder = stack.pop()
             listing = scan_folder(folder)
-            if listing is None:  # the core leaves this folder to Python (an error, a name that is not UTF-8)
+            if listing is None:  # Python lists this folder (an error, a name that is not UTF-8, Windows)
                 files, subfolders = _list_folder(folder)
                 for path, problem in files:
-                    yield path, _listed(path, problem, engine, warn_empty)
+                    if problem is not None:
+                        yield path, _problem_result(path, problem)
+                        continue
+                    key = core.read_key(path)
+                    shared = memo.get(key)
+                    yield path, shared if shared is not None else _read(path, engine, warn_empty, memo, key)
             else:
                 numbered, subfolders = listing
                 for path, key in numbered:
@@ -347,9 +353,7 @@ def _scan_chunk(paths: list[str], engine: EngineVersion, warn_empty: bool) -> li
     for path in paths:
         key = read_key(path)
         shared = memo.get(key)
-        results.append(
-            shared if shared is not None else _read(path, engine, warn_empty, memo, key if key >= 0 else None)
-        )
+        results.append(shared if shared is not None else _read(path, engine, warn_empty, memo, key))
     return results
 
 

@@ -8,6 +8,7 @@ none (a pure-Python install); the tests of the fallback and of the workers run e
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -16,10 +17,12 @@ import struct
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import copy_checkout
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from package_builder import ERAS, FILTER_EDITOR_ONLY, SyntheticPackage
@@ -280,9 +283,8 @@ class TestChoosingTheReader:
 
 
 def _core_built() -> bool:
-    return any((REPO / "buildver" / "packages").glob("_native.*.so")) or any(
-        (REPO / "buildver" / "packages").glob("_native.*.pyd")
-    )
+    """Whether this install has the compiled core (whatever ``BUILDVER_PURE_PYTHON`` says)."""
+    return importlib.util.find_spec("buildver.packages._native") is not None
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the process table in /proc")
@@ -345,3 +347,58 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state not in ("Z", "X")
+
+
+@pytest.mark.slow
+def test_an_install_without_a_compiler_runs_the_python_reader_with_the_same_output(tmp_path: Path) -> None:
+    """``CC=false``: the wheel builds without the core, installs in a fresh environment and scans as the core does."""
+    source = tmp_path / "source"
+    copy_checkout(source)
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-build-isolation",
+            "--no-deps",
+            "-w",
+            str(wheels),
+            str(source),
+        ],
+        env={**os.environ, "CC": "false"},
+        capture_output=True,
+        check=True,
+        timeout=600,
+    )
+    [wheel] = wheels.glob("buildver-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        assert not [
+            name
+            for name in archive.namelist()
+            if name.startswith("buildver/packages/_native.") and not name.endswith(".pyi")
+        ]
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    scripts = venv / ("Scripts" if os.name == "nt" else "bin")
+    subprocess.run([str(scripts / "python"), "-m", "pip", "install", "--quiet", str(wheel)], check=True, timeout=600)
+    content = tmp_path / "Content"
+    content.mkdir()
+    for era, package in ERAS.items():
+        for variant, built in synthetic_variants(package).items():
+            (content / f"Era{era}-{variant}.uasset").write_bytes(built)
+    if FIXTURES.is_dir():
+        shutil.copytree(FIXTURES, content / "Fixtures")
+    arguments = ["assets", "scan", str(content), "--against", "5.3.0-27405482+++UE5+Release-5.3", "--json", "--verbose"]
+    clean = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    pure = subprocess.run(
+        [str(scripts / "buildver"), *arguments], cwd=tmp_path, capture_output=True, text=True, check=False, env=clean
+    )
+    here = subprocess.run(
+        [sys.executable, "-m", "buildver", *arguments], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert pure.stderr.startswith("buildver: reading package headers with the pure-Python reader (this install has no")
+    assert pure.returncode == here.returncode == 1  # some variants are corrupt
+    assert pure.stdout == here.stdout
