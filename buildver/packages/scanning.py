@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildver._records import trusted_builder
+from buildver.errors import PackageFormatError
 from buildver.file_names import PACKAGE_EXTENSIONS
 from buildver.packages.engine_ini import zero_engine_version_warning
 from buildver.packages.object_versions import (
@@ -25,7 +26,8 @@ from buildver.packages.object_versions import (
     KNOWN_MAX_FILE_VERSION_UE5,
     KNOWN_MIN_LEGACY_FILE_VERSION,
 )
-from buildver.packages.verdicts import ScanResult, ScanStatus, scan_file
+from buildver.packages.reader import read_package_summary
+from buildver.packages.verdicts import ScanResult, ScanStatus, classify, scan_file, unreadable
 from buildver.reading import file_kind
 
 if TYPE_CHECKING:
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
     from types import ModuleType
 
+    from buildver.packages.summary import PackageSummary
     from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
@@ -248,23 +251,51 @@ def _with_path(result: ScanResult, path: str) -> ScanResult:
 
 
 _new_result = trusted_builder(ScanResult)
-_READ_FAILURES = frozenset({ScanStatus.CORRUPT, ScanStatus.NOT_A_PACKAGE})
-"""The statuses of a file the reader refused: their reasons name the file, so they are never shared."""
 
 
 def _read(
     path: str, engine: EngineVersion, warn_empty: bool, memo: dict[int, ScanResult], key: int | None
 ) -> ScanResult:
     """The file read by the Python reader; its result shared under ``key``, the core's number for its header (None
-    or negative: the core did not read it, or handed it back)."""
-    result = scan_file(path, engine, warn_empty, listed_as_file=True)
-    if key is None or key < 0 or result.status in _READ_FAILURES:
-        return result
-    shared = _with_path(result, "")
-    if len(memo) >= _MEMO_LIMIT:
-        memo.clear()
-    memo[key] = shared
-    return shared
+    or negative: the core did not read it, or handed it back: then shared by what the summary holds)."""
+    try:
+        summary = read_package_summary(path, listed_as_file=True)
+    except PackageFormatError as exc:
+        return unreadable(path, exc)  # its reason names the file: never shared
+    if key is not None and key >= 0:
+        shared = classify("", summary, engine, warn_empty)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[key] = shared
+        return shared
+    # Without the core: the reader shares one value per distinct engine version and custom-version container, so
+    # these few fields are all a result depends on. The summary is kept with the result: while it is kept, no
+    # other object can take the ids in the key.
+    by_summary = _SUMMARY_MEMOS.get((engine, warn_empty))
+    if by_summary is None:
+        if len(_SUMMARY_MEMOS) >= 8:
+            _SUMMARY_MEMOS.clear()
+        by_summary = _SUMMARY_MEMOS[engine, warn_empty] = {}
+    summary_key = (
+        summary.legacy_file_version,
+        summary.file_version_ue4,
+        summary.file_version_ue5,
+        summary.file_version_licensee,
+        summary.is_cooked,
+        summary.newer_format,
+        id(summary.custom_versions),
+        id(summary.saved_by_engine_version),
+        id(summary.compatible_with_engine_version),
+    )
+    known = by_summary.get(summary_key)
+    if known is None:
+        if len(by_summary) >= _MEMO_LIMIT:
+            by_summary.clear()
+        known = by_summary[summary_key] = (classify("", summary, engine, warn_empty), summary)
+    return known[0]
+
+
+_SUMMARY_MEMOS: dict[tuple[EngineVersion, bool], dict[tuple[object, ...], tuple[ScanResult, PackageSummary]]] = {}
 
 
 _MEMO_LIMIT = 4096
@@ -317,7 +348,7 @@ def _scan_native(roots: Iterable[Path], engine: EngineVersion, core: ModuleType)
                     elif key == _NOT_LISTED_AS_REGULAR:
                         yield path, _listed(path, _special_file(path), engine, warn_empty)
                     else:
-                        yield path, scan_file(path, engine, warn_empty, listed_as_file=True)
+                        yield path, _read(path, engine, warn_empty, memo, None)
             stack.extend(reversed(subfolders))
 
 
