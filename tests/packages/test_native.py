@@ -402,3 +402,33 @@ def test_an_install_without_a_compiler_runs_the_python_reader_with_the_same_outp
     assert pure.stderr.startswith("buildver: reading package headers with the pure-Python reader (this install has no")
     assert pure.returncode == here.returncode == 1  # some variants are corrupt
     assert pure.stdout == here.stdout
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="needs strace to see which files the core opens")
+def test_the_core_never_opens_a_special_file(tmp_path: Path) -> None:
+    """The core opens only what the listing gives as a regular file; FIFOs, devices and links go to Python's stat."""
+    the_core()
+    content = tmp_path / "Content"
+    content.mkdir()
+    (content / "Real.uasset").write_bytes(ERAS["-8"].build())
+    os.mkfifo(content / "Pipe.uasset")
+    (content / "Zero.uasset").symlink_to("/dev/zero")
+    (content / "PipeLink.umap").symlink_to(content / "Pipe.uasset")
+    log = tmp_path / "trace.txt"
+    code = (
+        "import sys; from pathlib import Path; from buildver import EngineVersion; "
+        "import buildver.packages.scanning as s; "
+        "print([str(r.status) for r in s.scan([Path(sys.argv[1])], EngineVersion.parse('5.5.0'), jobs=1)])"
+    )
+    done = subprocess.run(
+        ["strace", "-f", "-e", "trace=open,openat", "-o", str(log), sys.executable, "-c", code, str(content)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['not-a-package', 'not-a-package', 'ok', 'not-a-package']"
+    opened = log.read_text()
+    assert "Real.uasset" in opened  # the trace sees the core's opens
+    assert not [name for name in ("Pipe.uasset", "Zero.uasset", "PipeLink.umap") if name in opened]
