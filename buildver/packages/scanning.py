@@ -78,10 +78,18 @@ def _walk(root: Path) -> Iterator[tuple[str, _Problem | None]]:
     if not os.path.isdir(top):
         yield top, _special_file(top)
         return
+    core = native_core()
     stack = [top]
     while stack:
-        files, subfolders = _list_folder(stack.pop())
-        yield from files
+        folder = stack.pop()
+        listing = None if core is None else core.scan_folder(folder, False)
+        if listing is None:
+            files, subfolders = _list_folder(folder)
+            yield from files
+        else:  # listed by the core, nothing read: a regular file is -1, a name to look at (a link, a FIFO) -2
+            numbered, subfolders = listing
+            for path, code in numbered:
+                yield path, None if code != _NOT_LISTED_AS_REGULAR else _special_file(path)
         stack.extend(reversed(subfolders))
 
 
