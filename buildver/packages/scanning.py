@@ -199,26 +199,27 @@ def scan_shared(
     that formats results (``assets scan --json``) can format each shared one once too.
     """
     roots = list(roots)
+    chosen = jobs is None
+    if jobs is None:
+        jobs = default_jobs()
     core = native_core()
-    if jobs is not None and jobs <= 1 and core is not None:
+    if jobs <= 1 and core is not None:
         yield from _scan_native(roots, engine, core)
         return
     tasks = _tasks(roots)
-    if jobs is None:
-        jobs = default_jobs()
-        if jobs > 1:
-            # Walk ahead until the tree is known to be large enough (a bounded look-ahead: memory stays flat).
-            ahead: list[tuple[list[str], list[ScanResult], bool]] = []
-            found = 0
-            for task in tasks:
-                ahead.append(task)
-                found += len(task[0])
-                if found >= PARALLEL_THRESHOLD:
-                    break
-            else:
-                jobs = 1
-            tasks = itertools.chain(ahead, tasks)
-    if jobs <= 1:  # the walk is under way (it found too few packages for processes): go on with it
+    if chosen and jobs > 1:
+        # Walk ahead until the tree is known to be large enough (a bounded look-ahead: memory stays flat).
+        ahead: list[tuple[list[str], list[ScanResult], bool]] = []
+        found = 0
+        for task in tasks:
+            ahead.append(task)
+            found += len(task[0])
+            if found >= PARALLEL_THRESHOLD:
+                break
+        else:
+            jobs = 1
+        tasks = itertools.chain(ahead, tasks)
+    if jobs <= 1:  # without the core; or the look-ahead found too few packages for processes: go on with its walk
         for paths, before, warn_empty in tasks:
             yield from _results((before, paths, warn_empty), engine)
         return
