@@ -3,6 +3,10 @@
 The walk is sorted and streams (memory stays flat however large the tree); names that are not regular files
 (FIFOs, devices, dangling links) are reported without being opened; ``jobs > 1`` spreads the reading over
 processes. Each package's status is ``buildver.packages.verdicts.classify``'s. Nothing here prints.
+
+Where this install has the compiled core (``_native.c``; :func:`native_core`), it lists the folders and reads the
+common headers, and each distinct header is classified once; everything else goes to the Python reader
+(``buildver.packages.reader``), which holds every rule.
 """
 
 from __future__ import annotations
@@ -304,12 +308,13 @@ def _read(
     return known[0]
 
 
-_SUMMARY_MEMOS: dict[tuple[EngineVersion, bool], dict[tuple[object, ...], tuple[ScanResult, PackageSummary]]] = {}
-
-
 _MEMO_LIMIT = 4096
-"""Shared results kept per scan: bounded, so that memory stays flat over any number of distinct headers."""
+"""Shared results kept per engine and warning setting in this process: bounded, so that memory stays flat over any
+number of distinct headers."""
 _MEMOS: dict[tuple[EngineVersion, bool], dict[int, ScanResult]] = {}
+"""By the core's number for a header."""
+_SUMMARY_MEMOS: dict[tuple[EngineVersion, bool], dict[tuple[object, ...], tuple[ScanResult, PackageSummary]]] = {}
+"""By the fields of a summary the Python reader read (without the core, or for a file the core handed back)."""
 
 
 def _memo_for(engine: EngineVersion, warn_empty: bool) -> dict[int, ScanResult]:
@@ -403,7 +408,8 @@ def watch_parent() -> None:
     A worker waits on its task queue, a pipe whose writing end every worker inherited too: when the parent is
     killed (SIGKILL, nothing to clean up), no end of file ever comes, and the workers would wait forever. The
     parent's death shows as a new parent process ID (the worker is adopted); checked four times a second.
-    Windows keeps the parent's ID, but there the pipe breaks when the parent dies, which ends the worker.
+    On Windows a process keeps its dead parent's ID, so this watch does nothing there; whether the workers end
+    there is untested (the Windows CI job does not kill a scan).
     """
     parent = os.getppid()
 
