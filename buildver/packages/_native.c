@@ -393,8 +393,7 @@ static unsigned char buffer[FIRST_READ];
 static Parse parse;
 
 /* The key number of the package at `path` (just listed as a regular file; relative to `folder_fd`, which may be
- * AT_FDCWD), or CODE_PYTHON. Called without the
- * GIL held is not allowed: the buffers are static, and the GIL is what keeps two threads out of them. */
+ * AT_FDCWD), or CODE_PYTHON. Only with the GIL held: the buffers are static, and the GIL keeps threads out. */
 static int32_t read_key(int folder_fd, const char *path) {
 #ifdef _WIN32
     (void)folder_fd;
