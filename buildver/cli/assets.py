@@ -51,9 +51,12 @@ def scan_command(
             show_default=False,
         ),
     ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Say on stderr which reader reads the headers.")
+    ] = False,
 ) -> None:
     """Check every package against the current engine; exit 1 when any is newer-engine or corrupt."""
-    from buildver.packages.scanning import scan
+    from buildver.packages.scanning import reader_description, scan_shared
     from buildver.versions.config import load_config
 
     if against is not None and file is not None:
@@ -67,10 +70,12 @@ def scan_command(
         file = file if file is not None else engine_version_file(paths[0])
         against = load_version_file(file, config=config).record.engine_version
     paths = _distinct(paths)
+    if verbose:
+        sys.stderr.write(f"buildver: reading package headers with {reader_description()}\n")
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr) if interactive else None
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against, palette(sys.stdout))
-    counts = _print_results(scan(paths, against, jobs=jobs), output, progress)
+    counts = _print_results(scan_shared(paths, against, jobs=jobs), output, progress)
     if any(status.is_failure for status in counts):
         raise typer.Exit(1)
 
@@ -88,13 +93,13 @@ def _distinct(paths: list[Path]) -> list[Path]:
 
 
 def _print_results(
-    results: Iterable[ScanResult], output: _JsonOutput | _TableOutput, progress: _Progress | None
+    results: Iterable[tuple[str, ScanResult]], output: _JsonOutput | _TableOutput, progress: _Progress | None
 ) -> Counter[ScanStatus]:
     """Write each result as it comes (between redraws of the progress bar); the count of each status."""
     counts: Counter[ScanStatus] = Counter()
-    for result in results:
+    for path, result in results:
         counts[result.status] += 1
-        output.add(result)
+        output.add(path, result)
         if progress is not None:
             progress.advance(output)
         elif len(output.pending) >= 512:
@@ -130,17 +135,37 @@ def _number(value: int | None) -> str:
     return "null" if value is None else str(value)
 
 
+_SHARED_TEXTS_LIMIT = 4096
+"""JSON texts of shared results kept: bounded, so that memory stays flat."""
+
+
 class _JsonOutput:
-    """One JSON array, written as the results come so that nothing is held in memory."""
+    """One JSON array, written as the results come so that nothing is held in memory.
+
+    A result shared by many packages (the same header: ``scan_shared``) is formatted once; each of its packages
+    then costs only its path's encoding. The text is kept with the result itself, so that the result's ``id``
+    cannot be reused by another object while the text is kept.
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.pending: list[str] = []
         self.first = True
+        self.shared: dict[int, tuple[ScanResult, str]] = {}
 
-    def add(self, result: ScanResult) -> None:
-        self.pending.append(("[\n  " if self.first else ",\n  ") + json_object(result))
+    def add(self, path: str, result: ScanResult) -> None:
+        separator = "[\n  " if self.first else ",\n  "
         self.first = False
+        if result.path:
+            self.pending.append(separator + json_object(result))
+            return
+        known = self.shared.get(id(result))
+        if known is None:
+            if len(self.shared) >= _SHARED_TEXTS_LIMIT:
+                self.shared.clear()
+            text = json_object(result)
+            known = self.shared[id(result)] = (result, text[text.index(", ") :])  # after the empty path
+        self.pending.append(f'{separator}{{"path": {encode_basestring(path)}{known[1]}')
 
     def flush(self) -> None:
         self.stream.write("".join(self.pending))
@@ -162,7 +187,7 @@ class _TableOutput:
         header = self.COLUMNS.format("STATUS", "L", "UE4", "UE5", "LIC", "SAVED BY", "PATH")
         self.pending = [f"against {engine}\n{header}\n"]
 
-    def add(self, result: ScanResult) -> None:
+    def add(self, path: str, result: ScanResult) -> None:
         def text(value: object) -> str:
             return "-" if value is None else str(value)
 
@@ -177,7 +202,7 @@ class _TableOutput:
             text(result.file_version_ue5),
             text(result.licensee_version),
             text(result.saved_by),
-            printable(result.path),
+            printable(path),
         )
         self.pending.append(row + "\n" if result.error is None else f"{row}\n    {printable(result.error)}\n")
 

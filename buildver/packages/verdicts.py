@@ -175,6 +175,11 @@ def scan_file(path: str, engine: EngineVersion, warn_empty: bool = True, *, list
     try:
         summary = read_package_summary(path, listed_as_file=listed_as_file)
     except PackageFormatError as exc:
-        status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
-        return ScanResult(path, status, error=str(exc))
+        return unreadable(path, exc)
     return classify(path, summary, engine, warn_empty)
+
+
+def unreadable(path: str, exc: PackageFormatError) -> ScanResult:
+    """The result of a file the reader refused: not-a-package or corrupt, with the reader's reason."""
+    status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
+    return ScanResult(path, status, error=str(exc))

@@ -8,8 +8,10 @@ isolation (setuptools from the test extra), so it needs no network; installing t
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -39,9 +41,19 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+def the_wheel(dist: Path) -> Path:
+    """The one wheel: tagged for this interpreter and platform, as it may hold the compiled core of assets scan."""
+    [wheel] = dist.glob(f"buildver-{DECLARED}-cp{sys.version_info.major}{sys.version_info.minor}-*.whl")
+    return wheel
+
+
 def test_build_makes_a_wheel_and_an_sdist_that_twine_accepts(dist: Path) -> None:
     names = sorted(path.name for path in dist.iterdir())
-    assert names == [f"buildver-{DECLARED}-py3-none-any.whl", f"buildver-{DECLARED}.tar.gz"]
+    assert names == [the_wheel(dist).name, f"buildver-{DECLARED}.tar.gz"]
+    with tarfile.open(dist / f"buildver-{DECLARED}.tar.gz") as sdist:  # the core's source, for builds elsewhere
+        assert {f"buildver-{DECLARED}/setup.py", f"buildver-{DECLARED}/buildver/packages/_native.c"} <= set(
+            sdist.getnames()
+        )
     result = subprocess.run(
         [sys.executable, "-m", "twine", "check", "--strict", *(str(dist / name) for name in names)],
         capture_output=True,
@@ -53,7 +65,7 @@ def test_build_makes_a_wheel_and_an_sdist_that_twine_accepts(dist: Path) -> None
 
 
 def test_the_wheel_holds_the_package_its_type_marker_and_the_console_script(dist: Path) -> None:
-    with zipfile.ZipFile(dist / f"buildver-{DECLARED}-py3-none-any.whl") as wheel:
+    with zipfile.ZipFile(the_wheel(dist)) as wheel:
         names = set(wheel.namelist())
         entry_points = wheel.read(f"buildver-{DECLARED}.dist-info/entry_points.txt").decode()
     # Every module of every wing, and the type marker: a wing missing from the wheel would fail only on import.
@@ -63,13 +75,17 @@ def test_the_wheel_holds_the_package_its_type_marker_and_the_console_script(dist
     assert {*modules, "buildver/py.typed"} <= names
     assert not any(name.startswith(("tests/", "benchmarks/", "examples/")) for name in names)
     assert "buildver = buildver.__main__:run" in entry_points
+    # The compiled core where a compiler built it (its source stays out of the wheel).
+    core = [name for name in names if name.startswith("buildver/packages/_native.")]
+    built = "pyd" if os.name == "nt" else "so"
+    assert {name.rsplit(".", 1)[-1] for name in core} == ({built, "pyi"} if shutil.which("cc") else {"pyi"})
 
 
 def test_the_wheel_installed_in_a_fresh_environment_runs(dist: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     scripts = venv / ("Scripts" if os.name == "nt" else "bin")
-    wheel = dist / f"buildver-{DECLARED}-py3-none-any.whl"
+    wheel = the_wheel(dist)
     subprocess.run([str(scripts / "python"), "-m", "pip", "install", "--quiet", str(wheel)], check=True, timeout=600)
     buildver = str(scripts / "buildver")
     project = tmp_path / "Game"

@@ -10,6 +10,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -165,6 +166,9 @@ class TestScan:
         assert list(scan([content], ENGINE_55, jobs=2)) == list(scan([content], ENGINE_55, jobs=1))
 
     def test_a_folder_that_cannot_be_listed_is_reported(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        # The refusal is simulated in os.scandir (root lists any folder), so the Python reader lists; the compiled
+        # core hands every folder it cannot list to that same code (tests/packages/test_native.py).
+        monkeypatch.setattr(buildver.packages.scanning, "_CORE", [None])
         content = write_tree(tmp_path)
         locked = content / "Folder1"
         real_scandir = os.scandir
@@ -213,9 +217,14 @@ class TestSpecialFiles:
     """FIFOs, devices and links named like packages are reported, one result each, and never opened."""
 
     @pytest.mark.parametrize("jobs", [1, 2])
+    @pytest.mark.parametrize("reader", ["python", "native"])
     def test_each_is_reported_in_walk_order_and_never_opened(
-        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int, reader: str
     ) -> None:
+        if reader == "python":
+            monkeypatch.setattr(buildver.packages.scanning, "_CORE", [None])
+        elif buildver.packages.scanning.native_core() is None:
+            pytest.skip("this install has no compiled core")
         expected = write_special_files(tmp_path / "Content")
         opened: list[str] = []
         real_open = os.open
@@ -234,8 +243,10 @@ class TestSpecialFiles:
                 assert result.error is not None
                 assert result.error.startswith(f"{result.path}: ")
                 assert words in result.error
-        if jobs == 1:  # the workers of jobs=2 are other processes
+        if jobs == 1 and reader == "python":  # the workers of jobs=2 are other processes
             assert {Path(path).name for path in opened} == {"Real.uasset", "Later.uasset"}
+        elif jobs == 1:  # the core opens in C (test_native.py traces it); Python reads only a header's first file
+            assert {Path(path).name for path in opened} <= {"Real.uasset", "Later.uasset"}
 
     def test_iter_packages_gives_the_reason(self, tmp_path: Path) -> None:
         write_special_files(tmp_path / "Content")
@@ -273,17 +284,22 @@ class TestSpecialFiles:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal is POSIX")
-def test_on_a_terminal_the_tree_is_walked_once(tmp_path: Path) -> None:
-    """The command on a real pseudo-terminal (where it shows progress) lists each folder once."""
+@pytest.mark.parametrize("pure_python", ["1", "0"])
+def test_on_a_terminal_the_tree_is_walked_once(tmp_path: Path, pure_python: str) -> None:
+    """The command on a real pseudo-terminal (where it shows progress) lists each folder once, with either reader."""
     content = write_tree(tmp_path)
     listed = tmp_path / "listed.txt"
     code = (
         "import os, sys, typer\n"
-        "real_scandir = os.scandir\n"
-        "def scandir(path):\n"
-        f"    with open({str(listed)!r}, 'a') as log: log.write(os.fspath(path) + '\\n')\n"
-        "    return real_scandir(path)\n"
-        "os.scandir = scandir\n"
+        "def logged(list_folder):\n"
+        "    def listing(path, *more):\n"
+        f"        with open({str(listed)!r}, 'a') as log: log.write(os.fspath(path) + '\\n')\n"
+        "        return list_folder(path, *more)\n"
+        "    return listing\n"
+        "os.scandir = logged(os.scandir)\n"
+        "import buildver.packages.scanning\n"
+        "core = buildver.packages.scanning.native_core()\n"
+        "if core is not None: core.scan_folder = logged(core.scan_folder)\n"
         "import buildver.cli.assets\n"
         "buildver.cli.assets.PROGRESS_AFTER_SECONDS = 0.0\n"
         "app = typer.Typer(); app.add_typer(buildver.cli.assets.assets_app, name='assets')\n"
@@ -291,7 +307,8 @@ def test_on_a_terminal_the_tree_is_walked_once(tmp_path: Path) -> None:
         "app(sys.argv[1:])\n"
     )
     returncode, shown = run_on_terminal(
-        [sys.executable, "-c", code, "assets", "scan", str(content), "--against", "5.5.0", "--jobs", "1"]
+        [sys.executable, "-c", code, "assets", "scan", str(content), "--against", "5.5.0", "--jobs", "1"],
+        env={**os.environ, "BUILDVER_PURE_PYTHON": pure_python},
     )
     assert returncode == 1  # Truncated.uasset is corrupt
     assert b"scanning:" in shown  # the progress line was drawn: this was a terminal
@@ -331,9 +348,9 @@ class TestJobs:
         pools: list[int | None] = []
 
         class CountedPool(concurrent.futures.ProcessPoolExecutor):
-            def __init__(self, max_workers: int | None = None) -> None:
+            def __init__(self, max_workers: int | None = None, **options: Any) -> None:
                 pools.append(max_workers)
-                super().__init__(max_workers)
+                super().__init__(max_workers, **options)
 
         monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", CountedPool)
         results = list(scan([content], ENGINE_55, jobs=None))
@@ -498,7 +515,7 @@ class TestCommand:
         stream, rows = io.StringIO(), io.StringIO()
         output = buildver.cli.assets._TableOutput(rows, ENGINE_55)
         progress = buildver.cli.assets._Progress(stream)
-        output.add(ScanResult("A.uasset", ScanStatus.OK))
+        output.add("A.uasset", ScanResult("A.uasset", ScanStatus.OK))
         progress.advance(output)
         progress.clear()
         assert "scanning: 1 file," in stream.getvalue()
