@@ -16,7 +16,6 @@ import operator
 import os
 import stat
 import threading
-import time
 from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -406,16 +405,19 @@ def watch_parent() -> None:
     """In a worker process: end it as soon as the process that started it is gone.
 
     A worker waits on its task queue, a pipe whose writing end every worker inherited too: when the parent is
-    killed (SIGKILL, nothing to clean up), no end of file ever comes, and the workers would wait forever. The
-    parent's death shows as a new parent process ID (the worker is adopted); checked four times a second.
-    On Windows a process keeps its dead parent's ID, so this watch does nothing there; whether the workers end
-    there is untested (the Windows CI job does not kill a scan).
+    killed (SIGKILL, TerminateProcess: nothing to clean up), no end of file ever comes, and the workers would wait
+    forever. multiprocessing gives each worker a sentinel of its parent, which becomes ready when the parent ends: a
+    pipe the parent alone writes to on POSIX, the parent's process handle on Windows. A thread waits on it.
     """
-    parent = os.getppid()
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.sentinel is None:
+        return
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.25)
+        wait([parent.sentinel])
         os._exit(1)
 
     threading.Thread(target=watch, name="buildver-watch-parent", daemon=True).start()
