@@ -1,0 +1,175 @@
+"""A rename that fails half-way through a multi-file write: every file is put back, nothing is left behind.
+
+The failure is real: the kernel fails the chosen ``rename`` system call of a real buildver process, as strace's
+fault injection makes it (``-e inject=rename:error=EROFS:when=N``), where a read-only file system or a full disk
+would. Which call to fail is found by a first, traced run of the same command on an identical tree. Without
+strace (or where it cannot trace, as in some containers) these tests skip and say why; a read-only folder cannot
+stand in, since buildver creates its temporary files in the target's folder before renaming anything.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from helpers import BUILDVER
+
+DATA = Path(__file__).parents[1] / "data"
+UE503 = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
+
+
+def _strace_reason() -> str | None:
+    """Why strace cannot inject a failure here, or None when it can."""
+    if not sys.platform.startswith("linux"):
+        return "strace's fault injection exists only on Linux"
+    strace = shutil.which("strace")
+    if strace is None:
+        return "strace is not installed (apt-get install strace)"
+    probe = subprocess.run(
+        [strace, "-o", os.devnull, "-e", "inject=rename:error=EROFS", "true"], capture_output=True, check=False
+    )
+    if probe.returncode != 0:
+        return f"strace cannot trace here (ptrace refused?): {probe.stderr.decode(errors='replace').strip()}"
+    return None
+
+
+STRACE_REASON = _strace_reason()
+needs_strace = pytest.mark.skipif(STRACE_REASON is not None, reason=STRACE_REASON or "")
+RENAMES = "rename,renameat,renameat2"
+
+
+def rename_ordinal(command: Sequence[str], cwd: Path, target: Path) -> int:
+    """The 1-based number, among the rename calls of ``command``, of the one that replaces ``target``."""
+    log = cwd.parent / f"{cwd.name}.strace"
+    subprocess.run(
+        ["strace", "-f", "-qq", "-s", "4096", "-e", "signal=none", "-e", f"trace={RENAMES}", "-o", str(log), *command],
+        cwd=cwd,
+        capture_output=True,
+        check=True,
+    )
+    destinations = [
+        match[1]
+        for line in log.read_text().splitlines()
+        if (match := re.search(r'rename(?:at2?)?\((?:[^,]+, )?"[^"]*", (?:[^,]+, )?"([^"]*)"', line))
+    ]
+    log.unlink()
+    assert str(target) in destinations, f"no rename onto {target} among {destinations}"
+    return destinations.index(str(target)) + 1
+
+
+def run_with_failed_rename(command: Sequence[str], cwd: Path, ordinal: int) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` with its ``ordinal``-th rename failing as on a read-only file system (EROFS)."""
+    inject = f"inject={RENAMES}:error=EROFS:when={ordinal}"
+    return subprocess.run(
+        ["strace", "-f", "-qq", "-o", os.devnull, "-e", f"trace={RENAMES}", "-e", inject, *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def every_file(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder``, hidden ones included, with its content."""
+    return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+UPDATE = [BUILDVER, "update-local", "--cl", "4321", "--branch", "++UE5+Main"]
+
+
+def engine_tree(root: Path, *, header: bool) -> Path:
+    """A Build.version and, with ``header``, the BuildVersion.h an earlier run wrote beside it."""
+    (root / "Build").mkdir(parents=True)
+    (root / "Build" / "Build.version").write_bytes(UE503)
+    if header:
+        earlier = [BUILDVER, "update-local", "--cl", "1", "--branch", "++UE5+Release-5.0"]
+        subprocess.run(earlier, cwd=root, capture_output=True, check=True)
+        assert (root / "Build" / "BuildVersion.h").is_file()
+    return root
+
+
+@needs_strace
+@pytest.mark.parametrize(
+    ("failing", "header"),
+    [
+        ("BuildVersion.h", True),  # the last rename: Build.version was already replaced and is put back
+        ("BuildVersion.h", False),  # the header is new: Build.version is put back, no header is created
+        ("Build.version", True),  # the first rename: nothing was replaced yet
+    ],
+    ids=["last-rename-existing-header", "last-rename-new-header", "first-rename"],
+)
+def test_update_local_whose_rename_fails_leaves_every_file_as_it_was(
+    tmp_path: Path, failing: str, header: bool
+) -> None:
+    probe = engine_tree(tmp_path / "probe", header=header)
+    ordinal = rename_ordinal(UPDATE, probe, probe / "Build" / failing)
+    tree = engine_tree(tmp_path / "tree", header=header)
+    before = every_file(tree)
+
+    result = run_with_failed_rename(UPDATE, tree, ordinal)
+
+    assert result.returncode == 3, result.stderr
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"buildver: error: {tree / 'Build' / failing}: cannot write (Read-only file system); no file was changed\n"
+    )
+    # Byte for byte as before, and no temporary, backup or journal file left in the folder.
+    assert every_file(tree) == before
+    # The same run without the failure writes both files: the injected failure was what stopped it.
+    assert subprocess.run(UPDATE, cwd=tree, capture_output=True, check=False).returncode == 0
+    assert every_file(tree) != before
+
+
+APPLY_SCRIPT = """
+import sys
+from pathlib import Path
+from buildver import FileChange, apply_changes
+from buildver.errors import WriteError
+
+folder = Path(sys.argv[1])
+changes = []
+for name in sys.argv[2:]:
+    path = folder / name
+    old = path.read_bytes() if path.exists() else None
+    changes.append(FileChange(path, old, b"new " + name.encode()))
+try:
+    apply_changes(changes, journal=folder / ".buildver-journal")
+except WriteError as error:
+    print(error, file=sys.stderr)
+    sys.exit(error.exit_code)
+"""
+
+NAMES = ["First.txt", "Second.txt", "Third.txt"]
+
+
+@needs_strace
+@pytest.mark.parametrize("failing", NAMES)
+@pytest.mark.parametrize("new_file", [None, *NAMES], ids=["all-exist", *(f"{n}-new" for n in NAMES)])
+def test_apply_changes_puts_back_every_renamed_file_when_a_later_rename_fails(
+    tmp_path: Path, failing: str, new_file: str | None
+) -> None:
+    def make(folder: Path) -> Path:
+        folder.mkdir()
+        for name in NAMES:
+            if name != new_file:
+                (folder / name).write_bytes(f"old {name}\n".encode())
+        return folder
+
+    command = [sys.executable, "-c", APPLY_SCRIPT, ".", *NAMES]
+    probe = make(tmp_path / "probe")
+    ordinal = rename_ordinal(command, probe, Path(".") / failing)
+    folder = make(tmp_path / "folder")
+    before = every_file(folder)
+
+    result = run_with_failed_rename(command, folder, ordinal)
+
+    assert result.returncode == 3, result.stderr
+    assert result.stderr == f"{failing}: cannot write (Read-only file system); no file was changed\n"
+    assert every_file(folder) == before
+    assert sorted(os.listdir(folder)) == sorted(before)
