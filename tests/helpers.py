@@ -16,10 +16,32 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["GIT_IDENTITY", "ROOT", "GitRepository", "copy_checkout", "git", "read_github_output", "run_on_terminal"]
+__all__ = [
+    "BUNDLED_FIXTURES",
+    "FIXTURES",
+    "GIT_IDENTITY",
+    "ROOT",
+    "SHARED_FIXTURES",
+    "GitRepository",
+    "copy_checkout",
+    "git",
+    "read_github_output",
+    "run_on_terminal",
+]
 
 ROOT = Path(__file__).resolve().parents[1]
 """This checkout."""
+
+SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
+"""Real Unreal packages beside the project (227 files, never copied into it), when the machine has them."""
+BUNDLED_FIXTURES = ROOT / "tests" / "data" / "uasset"
+"""A subset of them in the repository (tests/data/uasset/README.md), so that a plain clone reads real packages."""
+FIXTURES = SHARED_FIXTURES if (SHARED_FIXTURES / "MANIFEST.tsv").is_file() else BUNDLED_FIXTURES
+"""The real packages the tests read: the full set when it is here, else the subset; each has a MANIFEST.tsv.
+``BUILDVER_TEST_FIXTURES=bundled`` picks the subset even where the full set is (to check that the suite passes
+with it)."""
+if os.environ.get("BUILDVER_TEST_FIXTURES") == "bundled":
+    FIXTURES = BUNDLED_FIXTURES
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "Build Machine",
@@ -152,3 +174,29 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     code = main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def fixture_rows() -> list[dict[str, str]]:
+    """The rows of ``FIXTURES``' MANIFEST.tsv (one per real package), or none when it is absent."""
+    import csv
+
+    manifest = FIXTURES / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return []
+    with manifest.open(newline="", encoding="utf-8") as stream:
+        return list(csv.DictReader(stream, delimiter="\t"))
+
+
+def real_samples(per_format: int = 1) -> list[tuple[str, bytes]]:
+    """Up to ``per_format`` real packages for each (LegacyFileVersion, FileVersionUE4, FileVersionUE5), as
+    (path, bytes); a file whose size is not the listed one (replaced on a shared machine) is left out."""
+    samples: list[tuple[str, bytes]] = []
+    taken: dict[tuple[str, str, str], int] = {}
+    for row in fixture_rows():
+        key = (row["LegacyFileVersion"], row["FileVersionUE4"], row["FileVersionUE5"])
+        path = FIXTURES / row["path"]
+        if taken.get(key, 0) >= per_format or not path.is_file() or path.stat().st_size != int(row["size"]):
+            continue
+        taken[key] = taken.get(key, 0) + 1
+        samples.append((row["path"], path.read_bytes()))
+    return samples
