@@ -10,69 +10,24 @@ stand in, since buildver creates its temporary files in the target's folder befo
 from __future__ import annotations
 
 import os
-import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import BUILDVER
+from helpers import BUILDVER, needs_strace, run_with_failed_syscall, syscall_ordinal
 
 DATA = Path(__file__).parents[1] / "data"
 UE503 = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
 
 
-def _strace_reason() -> str | None:
-    """Why strace cannot inject a failure here, or None when it can."""
-    if not sys.platform.startswith("linux"):
-        return "strace's fault injection exists only on Linux"
-    strace = shutil.which("strace")
-    if strace is None:
-        return "strace is not installed (apt-get install strace)"
-    probe = subprocess.run(
-        [strace, "-o", os.devnull, "-e", "inject=rename:error=EROFS", "true"], capture_output=True, check=False
-    )
-    if probe.returncode != 0:
-        return f"strace cannot trace here (ptrace refused?): {probe.stderr.decode(errors='replace').strip()}"
-    return None
-
-
-STRACE_REASON = _strace_reason()
-needs_strace = pytest.mark.skipif(STRACE_REASON is not None, reason=STRACE_REASON or "")
 RENAMES = "rename,renameat,renameat2"
-
-
-def rename_ordinal(command: Sequence[str], cwd: Path, target: Path) -> int:
-    """The 1-based number, among the rename calls of ``command``, of the one that replaces ``target``."""
-    log = cwd.parent / f"{cwd.name}.strace"
-    subprocess.run(
-        ["strace", "-f", "-qq", "-s", "4096", "-e", "signal=none", "-e", f"trace={RENAMES}", "-o", str(log), *command],
-        cwd=cwd,
-        capture_output=True,
-        check=True,
-    )
-    destinations = [
-        match[1]
-        for line in log.read_text().splitlines()
-        if (match := re.search(r'rename(?:at2?)?\((?:[^,]+, )?"[^"]*", (?:[^,]+, )?"([^"]*)"', line))
-    ]
-    log.unlink()
-    assert str(target) in destinations, f"no rename onto {target} among {destinations}"
-    return destinations.index(str(target)) + 1
 
 
 def run_with_failed_rename(command: Sequence[str], cwd: Path, ordinal: int) -> subprocess.CompletedProcess[str]:
     """Run ``command`` with its ``ordinal``-th rename failing as on a read-only file system (EROFS)."""
-    inject = f"inject={RENAMES}:error=EROFS:when={ordinal}"
-    return subprocess.run(
-        ["strace", "-f", "-qq", "-o", os.devnull, "-e", f"trace={RENAMES}", "-e", inject, *command],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return run_with_failed_syscall(command, cwd, RENAMES, "EROFS", when=ordinal)
 
 
 def every_file(folder: Path) -> dict[str, bytes]:
@@ -108,7 +63,7 @@ def test_update_local_whose_rename_fails_leaves_every_file_as_it_was(
     tmp_path: Path, failing: str, header: bool
 ) -> None:
     probe = engine_tree(tmp_path / "probe", header=header)
-    ordinal = rename_ordinal(UPDATE, probe, probe / "Build" / failing)
+    ordinal = syscall_ordinal(UPDATE, probe, RENAMES, probe / "Build" / failing)
     tree = engine_tree(tmp_path / "tree", header=header)
     before = every_file(tree)
 
@@ -163,7 +118,7 @@ def test_apply_changes_puts_back_every_renamed_file_when_a_later_rename_fails(
 
     command = [sys.executable, "-c", APPLY_SCRIPT, ".", *NAMES]
     probe = make(tmp_path / "probe")
-    ordinal = rename_ordinal(command, probe, Path(".") / failing)
+    ordinal = syscall_ordinal(command, probe, RENAMES, failing)
     folder = make(tmp_path / "folder")
     before = every_file(folder)
 
