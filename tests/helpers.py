@@ -265,10 +265,13 @@ def run_with_failed_syscall(
     when: int | None = None,
     path: Path | None = None,
     env: dict[str, str] | None = None,
+    signal: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run ``command`` with a system call failing with ``error`` (``EROFS``): the ``when``-th of ``syscalls``, or
-    every one that names the absolute ``path`` (``strace -P``)."""
-    inject = f"inject={syscalls}:error={error}" + ("" if when is None else f":when={when}")
+    every one that names the absolute ``path`` (``strace -P``); with ``signal`` (``KILL``), the process also gets
+    that signal there, as a power cut or ``kill -9`` would stop it."""
+    inject = f"inject={syscalls}:error={error}" + ("" if signal is None else f":signal={signal}")
+    inject += "" if when is None else f":when={when}"
     only = [] if path is None else ["-P", str(path)]
     return subprocess.run(
         ["strace", "-f", "-qq", "-o", os.devnull, *only, "-e", f"trace={syscalls}", "-e", inject, *command],

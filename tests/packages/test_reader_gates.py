@@ -264,3 +264,28 @@ def test_each_legacy_file_version_reads_every_value(
     assert len(summary.custom_versions) == len(custom)
     assert summary.custom_versions[0].version == 1 if custom else summary.custom_versions == ()
     assert summary.saved_by_engine_version == expected_saved_by(package)
+
+
+# -- unversioned (cooked) packages: LegacyFileVersion -9 has the 5.6 layout, SavedHash first ------------------------
+
+
+@pytest.mark.parametrize(("legacy", "saved_hash_first"), [(-7, False), (-8, False), (-9, True)])
+@pytest.mark.parametrize("big_endian", [False, True], ids=["le", "be"])
+def test_an_unversioned_package_reads_up_to_its_flags_in_its_eras_layout(
+    legacy: int, saved_hash_first: bool, big_endian: bool
+) -> None:
+    package = SyntheticPackage(
+        legacy_file_version=legacy,
+        file_version_ue4=0,
+        file_version_ue5=0,
+        package_name="/Game/Cooked",
+        package_flags=0x40000 | FILTER_EDITOR_ONLY,
+        saved_hash=HASH,
+        big_endian=big_endian,
+    )
+    summary = parse_package_summary(package.build(), "Cooked.uasset")
+    assert (summary.file_version_ue4, summary.file_version_ue5, summary.file_version_licensee) == (0, 0, 0)
+    assert summary.package_name == package.package_name
+    assert summary.package_flags == package.package_flags
+    assert summary.total_header_size == package.summary_size() + package.body_size
+    assert summary.saved_hash == (HASH if saved_hash_first else None)

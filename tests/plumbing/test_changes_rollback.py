@@ -128,3 +128,24 @@ def test_apply_changes_puts_back_every_renamed_file_when_a_later_rename_fails(
     assert result.stderr == f"{failing}: cannot write (Read-only file system); no file was changed\n"
     assert every_file(folder) == before
     assert sorted(os.listdir(folder)) == sorted(before)
+
+
+@needs_strace
+def test_a_run_killed_between_its_two_renames_is_finished_by_the_next_run(tmp_path: Path) -> None:
+    """SIGKILL at the header's rename, Build.version already replaced: the journal survives the kill, and the next
+    writing run finishes the renames before its own work."""
+    probe = engine_tree(tmp_path / "probe", header=True)
+    header = Path("Build") / "BuildVersion.h"
+    ordinal = syscall_ordinal(UPDATE, probe, RENAMES, probe / header)
+    tree = engine_tree(tmp_path / "tree", header=True)
+    old_header = (tree / header).read_bytes()
+
+    killed = run_with_failed_syscall(UPDATE, tree, RENAMES, "EROFS", when=ordinal, signal="KILL")
+
+    assert killed.returncode != 0
+    assert (tree / header).read_bytes() == old_header  # the header's rename never happened
+    assert (tree / "Build" / ".buildver-journal").is_file()  # recorded before the first rename
+    assert subprocess.run(UPDATE, cwd=tree, capture_output=True, check=False).returncode == 0
+    assert sorted(path.name for path in (tree / "Build").iterdir()) == ["Build.version", "BuildVersion.h"]
+    assert b"4321" in (tree / header).read_bytes()
+    assert b'"Changelist": 4321' in (tree / "Build" / "Build.version").read_bytes()
