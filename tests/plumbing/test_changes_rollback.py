@@ -71,9 +71,10 @@ def test_update_local_whose_rename_fails_leaves_every_file_as_it_was(
 
     assert result.returncode == 3, result.stderr
     assert result.stdout == ""
-    assert result.stderr == (
-        f"buildver: error: {tree / 'Build' / failing}: cannot write (Read-only file system); no file was changed\n"
-    )
+    # One line naming the file and the system's reason (the rest of the wording is the writer's to choose).
+    assert result.stderr.startswith(f"buildver: error: {tree / 'Build' / failing}: ")
+    assert "Read-only file system" in result.stderr
+    assert result.stderr.count("\n") == 1
     # Byte for byte as before, and no temporary, backup or journal file left in the folder.
     assert every_file(tree) == before
     # The same run without the failure writes both files: the injected failure was what stopped it.
@@ -125,7 +126,9 @@ def test_apply_changes_puts_back_every_renamed_file_when_a_later_rename_fails(
     result = run_with_failed_rename(command, folder, ordinal)
 
     assert result.returncode == 3, result.stderr
-    assert result.stderr == f"{failing}: cannot write (Read-only file system); no file was changed\n"
+    assert result.stderr.startswith(f"{failing}: ")
+    assert "Read-only file system" in result.stderr
+    assert result.stderr.count("\n") == 1
     assert every_file(folder) == before
     assert sorted(os.listdir(folder)) == sorted(before)
 
