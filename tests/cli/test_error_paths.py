@@ -341,7 +341,14 @@ def test_ctrl_c_while_waiting_for_the_lock_exits_130_and_writes_nothing(tmp_path
     before = every_file(root)
     with locked(root / "Build"):  # another run holds the folder: buildver waits for it
         process = subprocess.Popen(
-            [BUILDVER, *argv], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [BUILDVER, *argv],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            # A shell starts background jobs (CI scripts run with &) with SIGINT ignored, and a child inherits that:
+            # give buildver the default, as a terminal's Ctrl-C finds it.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         wait_until_it_holds_open(process, root / "Build")
         assert process.poll() is None, process.communicate()
