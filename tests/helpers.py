@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,10 +17,32 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["GIT_IDENTITY", "ROOT", "GitRepository", "copy_checkout", "git", "read_github_output", "run_on_terminal"]
+__all__ = [
+    "BUNDLED_FIXTURES",
+    "FIXTURES",
+    "GIT_IDENTITY",
+    "ROOT",
+    "SHARED_FIXTURES",
+    "GitRepository",
+    "copy_checkout",
+    "git",
+    "read_github_output",
+    "run_on_terminal",
+]
 
 ROOT = Path(__file__).resolve().parents[1]
 """This checkout."""
+
+SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
+"""Real Unreal packages beside the project (227 files, never copied into it), when the machine has them."""
+BUNDLED_FIXTURES = ROOT / "tests" / "data" / "uasset"
+"""A subset of them in the repository (tests/data/uasset/README.md), so that a plain clone reads real packages."""
+FIXTURES = SHARED_FIXTURES if (SHARED_FIXTURES / "MANIFEST.tsv").is_file() else BUNDLED_FIXTURES
+"""The real packages the tests read: the full set when it is here, else the subset; each has a MANIFEST.tsv.
+``BUILDVER_TEST_FIXTURES=bundled`` picks the subset even where the full set is (to check that the suite passes
+with it)."""
+if os.environ.get("BUILDVER_TEST_FIXTURES") == "bundled":
+    FIXTURES = BUNDLED_FIXTURES
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "Build Machine",
@@ -152,3 +175,109 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     code = main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def fixture_rows() -> list[dict[str, str]]:
+    """The rows of ``FIXTURES``' MANIFEST.tsv (one per real package), or none when it is absent."""
+    import csv
+
+    manifest = FIXTURES / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return []
+    with manifest.open(newline="", encoding="utf-8") as stream:
+        return list(csv.DictReader(stream, delimiter="\t"))
+
+
+def real_samples(per_format: int = 1) -> list[tuple[str, bytes]]:
+    """Up to ``per_format`` real packages for each (LegacyFileVersion, FileVersionUE4, FileVersionUE5), as
+    (path, bytes); a file whose size is not the listed one (replaced on a shared machine) is left out."""
+    samples: list[tuple[str, bytes]] = []
+    taken: dict[tuple[str, str, str], int] = {}
+    for row in fixture_rows():
+        key = (row["LegacyFileVersion"], row["FileVersionUE4"], row["FileVersionUE5"])
+        path = FIXTURES / row["path"]
+        if taken.get(key, 0) >= per_format or not path.is_file() or path.stat().st_size != int(row["size"]):
+            continue
+        taken[key] = taken.get(key, 0) + 1
+        samples.append((row["path"], path.read_bytes()))
+    return samples
+
+
+# -- real system-call failures, injected by strace ------------------------------------------------------------
+# A failure buildver's code cannot cause by itself (a rename failing half-way, a file unreadable to root) is made by
+# the kernel: strace fails the chosen system call of the real process (-e inject). Python writes no bytecode in
+# these runs, so that the calls counted in a first run are the same in the second.
+
+NO_BYTECODE = {"PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def _strace_reason() -> str | None:
+    if not sys.platform.startswith("linux"):
+        return "strace's fault injection exists only on Linux"
+    if shutil.which("strace") is None:
+        return "strace is not installed (apt-get install strace)"
+    probe = subprocess.run(
+        ["strace", "-o", os.devnull, "-e", "inject=openat:error=EACCES:when=1000", "true"],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        return f"strace cannot trace here (ptrace refused?): {probe.stderr.decode(errors='replace').strip()}"
+    return None
+
+
+STRACE_REASON = _strace_reason()
+"""Why strace cannot inject failures on this machine, or None when it can."""
+needs_strace = pytest.mark.skipif(STRACE_REASON is not None, reason=STRACE_REASON or "")
+
+
+def syscall_ordinal(command: Sequence[str], cwd: Path, syscalls: str, path: str | Path) -> int:
+    """The 1-based number, among the ``syscalls`` (``rename,renameat,renameat2``) of ``command`` run in ``cwd``, of
+    the first one whose last path argument is ``path`` (relative to ``cwd``, or absolute)."""
+    log = cwd.parent / f"{cwd.name}.strace"
+    subprocess.run(
+        ["strace", "-f", "-qq", "-s", "4096", "-e", "signal=none", "-e", f"trace={syscalls}", "-o", str(log), *command],
+        cwd=cwd,
+        capture_output=True,
+        check=True,
+        env={**os.environ, **NO_BYTECODE},
+    )
+    lines = log.read_text().splitlines()
+    log.unlink()
+    # The program may name the file relative to its folder or not: compare the absolute paths.
+    wanted = os.path.normpath(os.path.join(cwd, path))
+    last_paths = [
+        os.path.normpath(os.path.join(cwd, quoted[-1]))
+        if (quoted := re.findall(r'"((?:[^"\\]|\\.)*)"', line))
+        else None
+        for line in lines
+    ]
+    assert wanted in last_paths, f"no {syscalls} call names {wanted}: {lines}"
+    return last_paths.index(wanted) + 1
+
+
+def run_with_failed_syscall(
+    command: Sequence[str],
+    cwd: Path,
+    syscalls: str,
+    error: str,
+    *,
+    when: int | None = None,
+    path: Path | None = None,
+    env: dict[str, str] | None = None,
+    signal: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command`` with a system call failing with ``error`` (``EROFS``): the ``when``-th of ``syscalls``, or
+    every one that names the absolute ``path`` (``strace -P``); with ``signal`` (``KILL``), the process also gets
+    that signal there, as a power cut or ``kill -9`` would stop it."""
+    inject = f"inject={syscalls}:error={error}" + ("" if signal is None else f":signal={signal}")
+    inject += "" if when is None else f":when={when}"
+    only = [] if path is None else ["-P", str(path)]
+    return subprocess.run(
+        ["strace", "-f", "-qq", "-o", os.devnull, *only, "-e", f"trace={syscalls}", "-e", inject, *command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**(os.environ if env is None else env), **NO_BYTECODE},
+    )

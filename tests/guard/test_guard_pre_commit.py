@@ -14,12 +14,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import helpers
 import pytest
 from helpers import GIT_IDENTITY, ROOT, GitRepository, copy_checkout, git
 
 from buildver.versions.build_version import BuildVersion, render_new_file
 
-FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
+FIXTURES = helpers.FIXTURES  # the shared real packages, else the subset in tests/data/uasset
 UE55_PACKAGE = FIXTURES / "uasset-rs" / "UE55" / "SimpleRefs" / "SimpleRefsRoot.uasset"
 VERSION = BuildVersion(5, 2, 1, 1000, branch_name="++Game+Main")
 

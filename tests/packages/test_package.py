@@ -9,6 +9,7 @@ import random
 import struct
 from pathlib import Path
 
+import helpers
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -27,7 +28,7 @@ from buildver.packages.reader import parse_package_summary, read_package_summary
 from buildver.packages.summary import CustomVersionFormat, PackageSummary
 from buildver.versions.custom_versions import StoredCustomVersion
 
-FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "uasset"
+FIXTURES = helpers.FIXTURES  # the shared real packages, else the subset in tests/data/uasset
 MANIFEST = FIXTURES / "MANIFEST.tsv"
 
 

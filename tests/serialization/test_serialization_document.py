@@ -240,6 +240,50 @@ def test_field_upgrades_run_before_the_converter() -> None:
     assert seen == [5]
 
 
+# (class version, field upgrades as in field_schema, stored members, what the converter saw: (version, a, b) per call)
+CONVERTER_ORDER_CASES: list[tuple[str, int, list[tuple[Any, ...]], dict[str, Any], list[tuple[int, Any, Any]]]] = [
+    ("a NameChange is applied before the converter", 1, [("name", 0, 1, "a", "b")], {"a": 5}, [(0, None, 5)]),
+    ("a TypeChange is applied before the converter", 1, [("type", "b", 0, 1, int)], {"b": 2.75}, [(0, None, 2)]),
+    (
+        "a TypeChange by the old name, then the NameChange, then the converter",
+        1,
+        [("name", 0, 1, "a", "b"), ("type", "a", 0, 1, int)],
+        {"a": 2.75},
+        [(0, None, 2)],
+    ),
+    (
+        "every step of a chain before the converter, which still sees the stored version",
+        2,
+        [("name", 0, 1, "a", "b"), ("type", "b", 1, 2, str)],
+        {"a": 7},
+        [(0, None, "7")],
+    ),
+    (
+        "data in between: only the later steps, then the converter",
+        2,
+        [("name", 0, 1, "a", "b"), ("type", "b", 1, 2, str)],
+        {"$version": 1, "b": 7},
+        [(1, None, "7")],
+    ),
+    ("data at the class version: no converter", 2, [("name", 0, 1, "a", "b")], {"$version": 2, "b": 1}, []),
+]
+
+
+@pytest.mark.parametrize(
+    ("version", "upgrades", "stored", "seen_by_converter"),
+    [case[1:] for case in CONVERTER_ORDER_CASES],
+    ids=[case[0] for case in CONVERTER_ORDER_CASES],
+)
+def test_field_upgrades_run_before_the_converter_in_every_case(
+    version: int, upgrades: list[tuple[Any, ...]], stored: dict[str, Any], seen_by_converter: list[Any]
+) -> None:
+    seen: list[tuple[int, Any, Any]] = []
+    schema = field_schema(version, *upgrades)
+    schema.classes["C"].converter = lambda node: seen.append((node.version, node.get("a"), node.get("b")))
+    load(schema, doc({"$type": "C", **stored}))
+    assert seen == seen_by_converter
+
+
 def fails(node: DataNode) -> bool:
     return False
 

@@ -58,6 +58,12 @@ ESCAPE_CASES = [
     # P4Environment trims every trailing "/" before EscapePath.
     ("//UE4/Main//", "++UE4+Main"),
     ("//", ""),
+    # Every space becomes "+", wherever it is; only trailing "/" are trimmed, so a trailing space stays.
+    ("//depot/Main  Line", "++depot+Main++Line"),
+    (" //UE5/Main", "+++UE5+Main"),
+    ("//depot/Main Line/ ", "++depot+Main+Line++"),
+    ("//depot/Release 5.3: Hotfix", "++depot+Release+5.3+Hotfix"),
+    ("D:\\Perforce Work\\Main", "D+Perforce+Work+Main"),
 ]
 
 
@@ -228,6 +234,25 @@ CI_CHANGELIST_CASES = [
     # (environment, changelist): uebp_CL, then the CI's Perforce variable, then git (7 commits)
     ({"JENKINS_URL": "http://ci", "P4_CHANGELIST": "4242"}, 4242),
     ({"JENKINS_URL": "http://ci", "P4_CHANGELIST": "4242", "uebp_CL": "11"}, 11),
+    ({"TEAMCITY_VERSION": "2025.11", "BUILD_VCS_NUMBER": "31337", "uebp_CL": "11"}, 11),
+    (
+        {
+            "JENKINS_URL": "http://ci",
+            "P4_CHANGELIST": "4242",
+            "TEAMCITY_VERSION": "2025.11",
+            "BUILD_VCS_NUMBER": "31337",
+            "uebp_CL": "12",
+        },
+        12,
+    ),
+    (
+        {
+            "TEAMCITY_VERSION": "2025.11",
+            "BUILD_VCS_NUMBER": "3f2a9c0d1e5b7a8c9d0e1f2a3b4c5d6e7f8a9b0c",
+            "uebp_CL": "13",
+        },
+        13,
+    ),
     ({"P4_CHANGELIST": "4242"}, 7),  # not Jenkins: the variable is not the CI's
     ({"TEAMCITY_VERSION": "2025.11", "BUILD_VCS_NUMBER": "31337"}, 31337),
     # A git root's revision is a hash, not a changelist: git decides.
