@@ -99,8 +99,9 @@ def _read(path: Path) -> bytes:
         data = read_regular_file(path)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the settings ({exc.strerror or exc})") from exc
-    if data is None:  # a symbolic link to nothing (or to itself), or a file removed since it was seen
-        raise ConfigError(f"{path}: cannot read the settings (no such file, or a symbolic link to nothing)")
+    if data is None:
+        why = "a symbolic link to nothing" if path.is_symlink() else "the file was removed while buildver was working"
+        raise ConfigError(f"{path}: cannot read the settings ({why})")
     return data
 
 

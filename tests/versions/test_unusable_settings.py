@@ -54,7 +54,7 @@ UNUSABLE = [
     ("folder", folder, "is a folder"),
     ("device", device, "not a regular file but a character device"),
     ("socket", unix_socket, "not a regular file but a socket"),
-    ("dangling link", dangling_link, "no such file, or a symbolic link to nothing"),
+    ("dangling link", dangling_link, "a symbolic link to nothing"),
     ("link loop", link_loop, "Too many levels of symbolic links"),
 ]
 
