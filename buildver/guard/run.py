@@ -198,7 +198,7 @@ class _Reader:
             if why is None:
                 to_read.setdefault(entry.oid, []).append(key)
             elif checked:
-                self.refused.append((_CHECK_OF_KIND.get(kind, "header"), _key_path(key), why))
+                self.refused.append((_CHECK_OF_KIND[kind], _key_path(key), why))
         for oid, blob in read_blobs(self.root, list(to_read)):
             for key in to_read[oid]:
                 result[key] = None if blob is None else blob.data
