@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from _timing import GIT_IDENTITY, installed, wall_times
@@ -78,7 +79,7 @@ def main() -> None:
         info = history / ".git" / "objects" / "info"
         shutil.rmtree(info / "commit-graphs", ignore_errors=True)
         (info / "commit-graph").unlink(missing_ok=True)
-        commands = {
+        commands: dict[str, Sequence[str]] = {
             "python -c pass": python_pass,
             "update-local --skip-header (CL and branch from git)": (executable, "update-local", "--skip-header"),
             "git rev-list --count HEAD": ("git", "rev-list", "--count", "HEAD"),

@@ -18,7 +18,7 @@ import math
 import os
 import posixpath
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -37,13 +37,12 @@ __all__ = [
     "find_repository_root",
     "git_failure",
     "git_timeout",
-    "head_entries",
     "index_entries",
-    "object_sizes",
     "read_blobs",
     "read_repository",
     "repository_writes",
     "require_readable",
+    "staged_changes",
 ]
 
 GIT_TIMEOUT_VARIABLE = "BUILDVER_GIT_TIMEOUT"
@@ -310,9 +309,11 @@ class Blob:
 
     size: int
     data: bytes
-    """The whole content, or its first ``head`` bytes when it is longer than ``head + tail``."""
+    """The whole content, or its first ``head`` bytes when it is longer than ``head + tail``; empty when skipped."""
     tail: bytes
     """Its last ``tail`` bytes (``b""`` when no tail was asked for)."""
+    skipped: bool = False
+    """Larger than its limit: not a byte of it was read."""
 
 
 def require_readable(root: Path) -> None:
@@ -321,11 +322,35 @@ def require_readable(root: Path) -> None:
     _run_git(root, "rev-parse", "--git-dir")
 
 
-def staged_paths(root: Path) -> list[str]:
-    """The repository-relative paths of the files added or modified in the index (what the next commit changes)."""
-    # --no-renames: a renamed file is judged as the file it becomes; on a first commit git diffs the empty tree.
-    output = _run_git(root, "diff", "--cached", "--name-only", "-z", "--no-renames", "--diff-filter=d")[1]
-    return [os.fsdecode(name) for name in output.split(b"\0") if name]
+def staged_changes(root: Path, paths: Iterable[str] | None = None) -> dict[str, tuple[GitEntry, GitEntry | None]]:
+    """The files the index adds or modifies against HEAD (what the next commit changes), each with its index entry
+    and HEAD's (None for a new file); with ``paths``, only those of them.
+
+    One ``git diff --cached --raw -z`` gives both sides' modes and object ids; on a first commit git diffs the empty
+    tree. ``--no-renames``: a renamed file is judged as the file it becomes.
+    """
+    wanted = None if paths is None else set(paths)
+    scopes = [[]] if wanted is None else list(_scoped_pathspecs(wanted))
+    changes: dict[str, tuple[GitEntry, GitEntry | None]] = {}
+    for pathspecs in scopes:
+        arguments = ["--", *pathspecs] if pathspecs else []
+        output = _run_git(
+            root,
+            *("diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=d"),
+            *arguments,
+        )[1]
+        # Each change is ":<old mode> <new mode> <old id> <new id> <status>" then the path, NUL-terminated.
+        records = output.split(b"\0")
+        for info, name in zip(records[0::2], records[1::2], strict=False):
+            fields = info.lstrip(b":").split(b" ")
+            path = os.fsdecode(name)
+            if len(fields) != 5 or (wanted is not None and path not in wanted):
+                continue
+            old_mode, new_mode = int(fields[0], 8), int(fields[1], 8)
+            if new_mode:  # 0: an unmerged path, which git will not commit
+                head = GitEntry(old_mode, fields[2].decode("ascii")) if old_mode else None
+                changes[path] = (GitEntry(new_mode, fields[3].decode("ascii")), head)
+    return changes
 
 
 def index_paths_under(root: Path, folders: list[str]) -> list[str]:
@@ -361,41 +386,6 @@ def index_entries(root: Path, paths: Iterable[str]) -> dict[str, GitEntry]:
             if tab and len(fields) == 3 and fields[2] == b"0" and path in wanted:
                 entries[path] = GitEntry(int(fields[0], 8), fields[1].decode("ascii"))
     return entries
-
-
-def head_entries(root: Path, index: dict[str, GitEntry]) -> dict[str, GitEntry]:
-    """HEAD's entry of each path of ``index`` (its index entries) that HEAD has; none before the first commit."""
-    if not index:
-        return {}
-    # What the index changes, with HEAD's side: "<old mode> <new mode> <old oid> <new oid> <status>" then the path.
-    pathspecs = [f":(literal){path}" for path in index]
-    output = _run_git(
-        root, "diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--", *pathspecs
-    )[1]
-    records = output.split(b"\0")
-    changed: dict[str, GitEntry | None] = {}
-    for info, name in zip(records[0::2], records[1::2], strict=False):
-        fields = info.lstrip(b":").split(b" ")
-        if len(fields) == 5:
-            mode = int(fields[0], 8)
-            changed[os.fsdecode(name)] = GitEntry(mode, fields[2].decode("ascii")) if mode else None
-    entries = {path: changed.get(path, entry) for path, entry in index.items()}
-    return {path: entry for path, entry in entries.items() if entry is not None}
-
-
-def object_sizes(root: Path, oids: Iterable[str]) -> dict[str, int]:
-    """The size in bytes of each blob of ``oids``, asked of git without reading any of them."""
-    wanted = list(dict.fromkeys(oids))
-    if not wanted:
-        return {}
-    request = "".join(f"{oid}\n" for oid in wanted).encode("ascii")
-    output = _run_git(root, "cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)", given=request)[1]
-    sizes: dict[str, int] = {}
-    for line in output.splitlines():
-        fields = line.split(b" ")
-        if len(fields) == 3 and fields[1] == b"blob":
-            sizes[fields[0].decode("ascii")] = int(fields[2])
-    return sizes
 
 
 class _Watchdog:
@@ -449,20 +439,41 @@ class _Watchdog:
 
 
 def read_blobs(
-    root: Path, oids: list[str], *, head: int | None = None, tail: int = 0
+    root: Path,
+    oids: list[str],
+    *,
+    head: int | None = None,
+    tail: int = 0,
+    limits: Mapping[str, int] | None = None,
 ) -> Iterator[tuple[str, Blob | None]]:
     """``(oid, blob)`` for each of ``oids`` in order; None when it is not a blob of the repository.
 
     One ``git cat-file --batch`` process serves every object; blobs are yielded one at a time, so memory holds one.
     With ``head``, a longer blob is kept only as its first ``head`` and last ``tail`` bytes; the rest passes through
-    a small buffer (a package of gigabytes needs only its header and its last 4 bytes). git must answer each
+    a small buffer (a package of gigabytes needs only its header and its last 4 bytes). A blob larger than its
+    ``limits`` entry is yielded ``skipped``, not a byte of it read: git announces each blob's size before its
+    content, and that git process is stopped there (another one serves the objects after it). git must answer each
     object within the time limit (:func:`git_timeout`), or it is stopped and the run fails.
     """
+    remaining = oids
+    while remaining:
+        answered = 0
+        with contextlib.closing(_cat_file(root, remaining, head, tail, limits or {})) as stream:
+            for oid, blob in stream:
+                answered += 1
+                yield oid, blob
+                if blob is not None and blob.skipped:
+                    break
+        remaining = remaining[answered:]
+
+
+def _cat_file(
+    root: Path, oids: list[str], head: int | None, tail: int, limits: Mapping[str, int]
+) -> Generator[tuple[str, Blob | None]]:
+    """One ``git cat-file --batch`` over ``oids``, up to the first blob above its limit (see :func:`read_blobs`)."""
     import subprocess
     import threading
 
-    if not oids:
-        return
     limit = git_timeout()
     _require_plain_git_files(root)
     try:
@@ -498,17 +509,22 @@ def read_blobs(
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
     watchdog = _Watchdog(process, limit)
+    finished = False
     try:
         for oid in oids:
             watchdog.arm()
             try:
                 fields = stdout.readline().split()
+                if not fields:
+                    raise EOFError
                 if len(fields) != 3 or fields[1] not in (b"blob", b"tree", b"commit", b"tag"):
-                    if not fields:
-                        raise EOFError
                     blob = None  # "<oid> missing"
                 else:
                     size = int(fields[2])
+                    if fields[1] == b"blob" and size > limits.get(oid, size):
+                        watchdog.disarm()
+                        yield oid, Blob(size, b"", b"", skipped=True)
+                        return
                     if fields[1] != b"blob":
                         _skip(stdout, size)
                         blob = None
@@ -526,9 +542,12 @@ def read_blobs(
                 raise SourceError(f"{root}: git cat-file stopped before answering for {oid}") from None
             watchdog.disarm()
             yield oid, blob
+        finished = True
     finally:
         watchdog.close()
-        stdout.close()  # a caller that stops early: git's next write fails and it exits
+        if not finished:
+            _stop(process)  # a blob skipped, or a caller that stopped early: git only reads, so a kill is safe
+        stdout.close()
         try:
             process.wait(limit)
         except subprocess.TimeoutExpired:

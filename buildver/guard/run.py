@@ -164,44 +164,74 @@ class Snapshot:
 
 
 class _Reader:
-    """Reads staged blobs by kind: each file is looked up in the index, its size asked of git, and only a regular
-    file within its kind's limit is read; the others are recorded as refused, when they are to be checked."""
+    """Reads staged blobs by kind, by their index entries: only a regular file within its kind's limit is read; the
+    others are recorded as refused, when they are to be checked. Entries already known (from ``git diff --cached``)
+    are not asked for again."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.refused: list[tuple[str, str, str]] = []
+        self.index: dict[str, GitEntry] = {}
+        self.head: dict[str, GitEntry | None] = {}
+        self._looked_up: set[str] = set()
+
+    def staged(self, paths: Sequence[str] | None = None) -> list[str]:
+        """The paths the index adds or modifies (of ``paths``, when given), their entries and HEAD's learnt."""
+        from buildver.vcs import staged_changes
+
+        changes = staged_changes(self.root, paths)
+        for path, (entry, head) in changes.items():
+            self.index[path] = entry
+            self.head[path] = head
+        self._looked_up.update(changes)  # a path git does not list may be unchanged: entries() asks the index
+        return list(changes)
 
     def entries(self, paths: Sequence[str]) -> dict[str, GitEntry]:
+        """The index's entries, those of ``paths`` among them (asked of git when not known yet)."""
         from buildver.vcs import index_entries
 
-        return index_entries(self.root, paths) if paths else {}
+        missing = [path for path in paths if path not in self._looked_up]
+        if missing:
+            self.index.update(index_entries(self.root, missing))
+            self._looked_up.update(missing)
+        return self.index
+
+    def head_entries(self, paths: Sequence[str]) -> dict[str, GitEntry]:
+        """HEAD's entries of ``paths`` (in the index): those the index changes, from git; the others are the
+        index's own."""
+        from buildver.vcs import staged_changes
+
+        unknown = [path for path in paths if path in self.index and path not in self.head]
+        if unknown:
+            changes = staged_changes(self.root, unknown)
+            for path in unknown:
+                self.head[path] = changes[path][1] if path in changes else self.index[path]
+        return {path: entry for path in paths if (entry := self.head.get(path)) is not None}
 
     def read(self, wanted: Sequence[tuple[str, str, GitEntry | None, bool]]) -> dict[str, bytes | None]:
         """``(key, kind, entry, checked)`` → ``{key: bytes or None}``; ``checked``: report a refusal."""
-        from buildver.vcs import object_sizes, read_blobs
+        from buildver.vcs import read_blobs
 
-        sizes = object_sizes(self.root, [entry.oid for _, _, entry, _ in wanted if entry is not None and entry.is_file])
         result: dict[str, bytes | None] = {}
-        to_read: dict[str, list[str]] = {}
+        uses: dict[str, list[tuple[str, str, bool]]] = {}
         for key, kind, entry, checked in wanted:
             result[key] = None
             if entry is None:
                 continue
-            why = None
-            if not entry.is_file:
-                why = _not_a_file(entry, kind)
-            elif sizes.get(entry.oid, 0) > STAGED_SIZE_LIMITS[kind]:
-                why = (
-                    f"{sizes[entry.oid]:,} bytes staged, more than the {STAGED_SIZE_LIMITS[kind]:,} that any such "
-                    "file needs: not read"
-                )
-            if why is None:
-                to_read.setdefault(entry.oid, []).append(key)
+            if entry.is_file:
+                uses.setdefault(entry.oid, []).append((key, kind, checked))
             elif checked:
-                self.refused.append((_CHECK_OF_KIND[kind], _key_path(key), why))
-        for oid, blob in read_blobs(self.root, list(to_read)):
-            for key in to_read[oid]:
-                result[key] = None if blob is None else blob.data
+                self.refused.append((_CHECK_OF_KIND[kind], _key_path(key), _not_a_file(entry, kind)))
+        limits = {oid: min(STAGED_SIZE_LIMITS[kind] for _, kind, _ in used) for oid, used in uses.items()}
+        for oid, blob in read_blobs(self.root, list(uses), limits=limits):
+            for key, kind, checked in uses[oid]:
+                if blob is None or not blob.skipped:
+                    result[key] = None if blob is None else blob.data
+                elif checked:
+                    why = (
+                        f"{blob.size:,} bytes staged, more than the {limits[oid]:,} that any such file needs: not read"
+                    )
+                    self.refused.append((_CHECK_OF_KIND[kind], _key_path(key), why))
         return result
 
 
@@ -218,13 +248,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     """The staged snapshot the checks run on, read from git in two batches; None outside a repository."""
     from buildver.errors import BuildverError
     from buildver.packages.engine_ini import zero_engine_version_warning_of
-    from buildver.vcs import (
-        find_repository_root,
-        head_entries,
-        require_readable,
-        staged_paths,
-        unstaged_paths,
-    )
+    from buildver.vcs import find_repository_root, unstaged_paths
     from buildver.versions.build_version import parse_build_version
     from buildver.versions.config import load_config
 
@@ -233,15 +257,18 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     if root is None:
         return None
     config = load_config(start)  # a bad configuration is an error before anything else
-    require_readable(root)
     settings = GuardSettings.from_table(config.guard, config.source)
-    if files is None:
-        candidates = staged_paths(root)
-    else:
-        candidates = list(dict.fromkeys(_repository_path(root, start, file) for file in files))
-
     configured_version = None if config.version_file is None else _repository_path(root, root, config.version_file)
     engine_candidates = [configured_version] if configured_version else [path.as_posix() for path in SEARCHED_PATHS]
+    # The engine's entries first: this git command also fails, in one line, in a repository git refuses to read (one
+    # another user owns), where a ``git diff --cached`` would otherwise run as if outside any repository.
+    reader = _Reader(root)
+    reader.entries(engine_candidates)
+    if files is None:
+        candidates = reader.staged()
+    else:
+        candidates = list(dict.fromkeys(_repository_path(root, start, file) for file in files))
+        reader.staged(candidates)  # most are staged changes: their entries and HEAD's, in one git command
     versions = [path for path in candidates if _kind(path) == "version" or path == configured_version]
     packages = [path for path in candidates if _kind(path) == "package"]
     manifests = [path for path in candidates if _kind(path) == "manifest"]
@@ -250,11 +277,10 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
 
     # The first batch: the engine's Build.version and every staged Build.version and game config, with HEAD's for
     # each staged one. Blobs are asked for by object id, from the index's entries.
-    reader = _Reader(root)
     wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs]))
     index = reader.entries(wanted)
-    compared = {path: index[path] for path in dict.fromkeys([*versions, *game_configs]) if path in index}
-    in_head = head_entries(root, compared)
+    compared = [path for path in dict.fromkeys([*versions, *game_configs]) if path in index]
+    in_head = reader.head_entries(compared)
     kinds = {path: "game-config" if path in game_configs else "version" for path in wanted}
     checked_now = {*versions, *game_configs}
     blobs = reader.read(
@@ -299,7 +325,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
             streamed.append(path)
     unstaged = unstaged_paths(root, streamed) if streamed else set()
     from_blobs = [path for path in packages if path in unstaged or path not in index]
-    package_blobs = _package_stream(root, from_blobs, index)
+    package_blobs = _package_stream(root, from_blobs, index) if from_blobs else iter(())
 
     header = None
     checked = len({*versions, *packages, *manifests, *plugins, *game_configs})
