@@ -41,7 +41,6 @@ __all__ = [
     "read_blobs",
     "read_repository",
     "repository_writes",
-    "require_readable",
     "staged_changes",
 ]
 
@@ -314,12 +313,6 @@ class Blob:
     """Its last ``tail`` bytes (``b""`` when no tail was asked for)."""
     skipped: bool = False
     """Larger than its limit: not a byte of it was read."""
-
-
-def require_readable(root: Path) -> None:
-    """SourceError unless git itself accepts the repository at ``root``: it refuses one another user owns (its
-    "dubious ownership"), and then ``git diff --cached`` would run outside any repository instead."""
-    _run_git(root, "rev-parse", "--git-dir")
 
 
 def staged_changes(root: Path, paths: Iterable[str] | None = None) -> dict[str, tuple[GitEntry, GitEntry | None]]:

@@ -109,9 +109,9 @@ STAGED_SIZE_LIMITS: dict[str, int] = {
     "engine-ini": 64 << 20,
 }
 """The largest staged blob of each kind the guard reads, in bytes: far above any real one (a Build.version is
-under 1 KiB, a DefaultEngine.ini under 1 MiB). git is asked the size first (``git cat-file --batch-check``), and a
-larger file is one finding without a byte of it read. Packages have no limit: only their first
-``packages.reader.MAX_SUMMARY_SIZE`` bytes and last 4 are kept, the rest streams past."""
+under 1 KiB, a DefaultEngine.ini under 1 MiB). ``git cat-file --batch`` announces each blob's size before its
+content, and a larger file is one finding without a byte of it read (``vcs.read_blobs``). Packages have no
+limit: only their first ``packages.reader.MAX_SUMMARY_SIZE`` bytes and last 4 are kept, the rest streams past."""
 
 _CHECK_OF_KIND = {
     "version": "version-invalid",
