@@ -242,3 +242,26 @@ def test_update_local_runs_no_git_command_that_writes(repository: Path) -> None:
         subcommand = line.split('["git", "', 1)[1].split('"', 1)[0]
         assert subcommand in read_only, line
     assert not (repository / ".git" / "objects" / "info" / "commit-graphs").exists()
+
+
+@POSIX_ONLY
+def test_a_fifo_as_head_of_a_repository_kept_elsewhere_is_found_through_the_git_file(tmp_path: Path) -> None:
+    """A ``.git`` file (``git init --separate-git-dir``, a linked worktree, a submodule) points to the git folder."""
+    root = tmp_path / "Game"
+    git_folder = tmp_path / "elsewhere.git"
+    root.mkdir()
+    git(root, "init", "--quiet", f"--separate-git-dir={git_folder}")
+    git(root, "commit", "--quiet", "--allow-empty", "-m", "first")
+    (root / "Build").mkdir()
+    (root / "Build" / "Build.version").write_bytes(BUILD_VERSION)
+    assert (root / ".git").is_file()
+    (git_folder / "HEAD").unlink()
+    os.mkfifo(git_folder / "HEAD")
+    before = files(root)
+    result = buildver(root, "update-local", "--skip-header", "--branch", "X")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"buildver: error: {git_folder / 'HEAD'}: not a regular file but a FIFO (named pipe), which git would wait "
+        "on forever\n"
+    )
+    assert files(root) == before
