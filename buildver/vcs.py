@@ -190,7 +190,7 @@ def _git_folders(root: Path) -> list[Path]:
     """The repository's git folder, and its common folder for a linked worktree, as far as plain files tell."""
     from buildver.reading import read_regular_file
 
-    dot_git = root / ".git"
+    dot_git = root / os.environ.get("GIT_DIR", ".git")  # git hooks may name the git folder so
     if not _require_regular(dot_git):
         return []
     folders = [dot_git]
@@ -215,6 +215,9 @@ def _require_plain_git_files(root: Path) -> None:
     for folder in _git_folders(root):
         for name in _GIT_FILES:
             _require_regular(folder / name)
+    index = os.environ.get("GIT_INDEX_FILE")  # ``git commit -a`` and ``git commit PATH`` run hooks on their own
+    if index:
+        _require_regular(root / index)
 
 
 _NEW_SESSION = os.name == "posix"

@@ -265,3 +265,15 @@ def test_a_fifo_as_head_of_a_repository_kept_elsewhere_is_found_through_the_git_
         "on forever\n"
     )
     assert files(root) == before
+
+
+@POSIX_ONLY
+def test_a_fifo_as_the_index_a_hook_is_given_is_one_error_line(repository: Path, tmp_path: Path) -> None:
+    """``git commit -a`` runs pre-commit hooks with GIT_INDEX_FILE naming a temporary index: it is checked too."""
+    fifo = tmp_path / "index.lock"
+    os.mkfifo(fifo)
+    result = buildver(repository, "guard", GIT_INDEX_FILE=str(fifo))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"buildver: error: {fifo}: not a regular file but a FIFO (named pipe), which git would wait on forever\n"
+    )
