@@ -55,7 +55,6 @@ def main() -> None:
                     "buildver guard (staged files from git)": (executable, "guard"),
                     "buildver guard Build/Build.version": (executable, "guard", "Build/Build.version"),
                     "python -c 'import typer'": (python, "-c", "import typer"),
-                    "python -c 'import git'": (python, "-c", "import git"),
                 },
                 cwd=work,
                 env=env,

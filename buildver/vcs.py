@@ -1,48 +1,70 @@
-"""The only module that talks to git: changelist and branch of a repository, through GitPython.
+"""The only module that talks to git: the changelist and branch of a repository, and the guard's staged snapshot.
 
-GitPython costs about 130 ms to import and runs ``git`` at import time, so it is imported only inside the
-functions here, and only when a command actually needs a value from the repository.
+Every git command runs through :func:`_run_git` or :func:`read_blobs`, as a subprocess of its own with a time
+limit (:func:`git_timeout`, ``BUILDVER_GIT_TIMEOUT``): a FIFO or a stalled network file system under ``.git``
+makes git itself wait forever, and a pre-commit hook or a build step that never ends is worse than one that fails.
+Before the first command on a repository, the few files git reads first (``.git``, ``HEAD``, ``config``,
+``index``, ``packed-refs``, ``commondir``) are checked to be regular files, so the usual case, a FIFO planted as
+``.git/HEAD``, is one clear line at once instead of a wait for the limit.
+
+buildver never writes into a repository: not even git's commit-graph cache (see :func:`_commit_count`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 import posixpath
-from collections.abc import Callable, Iterator
-from contextvars import ContextVar
+import stat
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, TYPE_CHECKING
 
-from buildver.errors import SourceError
+from buildver.errors import SourceError, UsageError
+
+if TYPE_CHECKING:
+    import subprocess
 
 __all__ = [
+    "DEFAULT_GIT_TIMEOUT",
+    "GIT_TIMEOUT_VARIABLE",
+    "Blob",
+    "GitEntry",
     "RepositoryState",
     "find_repository_root",
     "git_failure",
+    "git_timeout",
+    "index_entries",
+    "read_blobs",
     "read_repository",
-    "repository_writes",
-    "require_readable",
+    "staged_changes",
 ]
 
-T = TypeVar("T")
+GIT_TIMEOUT_VARIABLE = "BUILDVER_GIT_TIMEOUT"
+"""The environment variable that sets the time limit of every git command buildver runs, in seconds."""
+DEFAULT_GIT_TIMEOUT = 120.0
+"""Seconds: far above what any command buildver runs takes (counting 200,000 commits without git's
+commit-graph takes 0.6 s; ``git status`` over a checkout of a million files, a few seconds)."""
+_LONGEST_GIT_TIMEOUT = 24 * 3600.0
 
-_CACHES_WRITABLE: ContextVar[bool] = ContextVar("buildver_git_caches_writable", default=True)
 
-
-@contextlib.contextmanager
-def repository_writes(*, allowed: bool) -> Iterator[None]:
-    """Within this block, whether buildver may write into a repository: git's commit-graph cache is its only write.
-
-    A run that must write nothing (``--dry-run``) passes ``allowed=False``: its commits are then counted the slow
-    way, and the repository is left exactly as it was.
-    """
-    token = _CACHES_WRITABLE.set(allowed)
+def git_timeout() -> float:
+    """The time limit of each git command, in seconds: ``$BUILDVER_GIT_TIMEOUT``, or :data:`DEFAULT_GIT_TIMEOUT`."""
+    text = os.environ.get(GIT_TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_GIT_TIMEOUT
     try:
-        yield
-    finally:
-        _CACHES_WRITABLE.reset(token)
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= _LONGEST_GIT_TIMEOUT:  # also refuses nan and inf
+        raise UsageError(
+            f"{GIT_TIMEOUT_VARIABLE}={text!r}: not a number of seconds above 0 and at most {_LONGEST_GIT_TIMEOUT:g}"
+        )
+    return value
 
 
 class RepositoryState:
@@ -51,50 +73,26 @@ class RepositoryState:
     def __init__(self, root: Path) -> None:
         self.root = root
 
-    def _read(self, reader: Callable[[Any], T]) -> T:
-        """Open the repository, read one value, and close it again.
-
-        GitPython keeps ``git cat-file`` processes running for a Repo until it is closed; closing after each
-        read leaves no process or pipe behind.
-        """
-        os.environ.setdefault("GIT_PYTHON_REFRESH", "quiet")
-        import git
-
-        try:
-            repository = git.Repo(self.root)
-        except (git.GitError, ValueError, OSError) as exc:
-            raise self._error(exc) from exc
-        try:
-            return reader(repository)
-        except (git.GitError, ValueError, OSError) as exc:
-            raise self._error(exc) from exc
-        finally:
-            repository.close()
-
-    def _error(self, exc: Exception) -> SourceError:
-        if isinstance(exc, SourceError):
-            return exc
-        stderr = getattr(exc, "stderr", None)
-        text = stderr if isinstance(stderr, str) and stderr.strip() else str(exc)
-        # GitPython quotes git's stderr ("stderr: 'fatal: ...'"): take the lines as git wrote them.
-        if "stderr: '" in text:
-            text = text.split("stderr: '", 1)[1].removesuffix("'")
-        return SourceError(f"{self.root}: cannot read the git repository ({git_failure(text, type(exc).__name__)})")
-
     @functools.cached_property
     def commit_count(self) -> int:
         """The number of commits reachable from HEAD: buildver's changelist for git."""
-        return self._read(_commit_count)
+        return _commit_count(self.root)
 
     @functools.cached_property
     def branch(self) -> str | None:
         """The checked-out branch, or None for a detached HEAD."""
-        return self._read(_branch)
+        ref = _head_ref(self.root)
+        return None if ref is None else ref.removeprefix("refs/heads/")
 
     @functools.cached_property
     def remote_name(self) -> str | None:
         """The repository's name from its ``origin`` URL (``git@host:studio/Game.git`` → ``Game``), if any."""
-        return self._read(_remote_name)
+        code, output = _run_git(self.root, "config", "--get", "remote.origin.url", allowed=(0, 1))
+        url = output.decode("utf-8", "surrogateescape").strip()
+        if code != 0 or not url:
+            return None
+        name = url.rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+        return name.removesuffix(".git") or None
 
 
 def git_failure(stderr: str, fallback: str) -> str:
@@ -123,110 +121,221 @@ def read_repository(start: Path) -> RepositoryState | None:
     return None if root is None else RepositoryState(root)
 
 
-def _head_ref(repository: Any) -> str | None:
+def _head_ref(root: Path) -> str | None:
     """The ref HEAD names (``refs/heads/main``), or None when it is detached.
 
     Asked of git itself, never read from ``.git/HEAD``: git refuses a repository another user owns ("dubious
     ownership") and a HEAD it cannot parse, and what git refuses must fail the run, not become a changelist of 0
     or a branch made up from a file.
     """
-    import git
-
-    try:
-        return str(repository.git.symbolic_ref("-q", "HEAD"))
-    except git.GitCommandError as exc:
-        if exc.status == 1:  # not a symbolic ref: a detached HEAD
-            return None
-        raise
+    code, output = _run_git(root, "symbolic-ref", "-q", "HEAD", allowed=(0, 1))
+    return None if code == 1 else output.decode("utf-8", "surrogateescape").strip()  # 1: a detached HEAD
 
 
-def _branch(repository: Any) -> str | None:
-    ref = _head_ref(repository)
-    return None if ref is None else ref.removeprefix("refs/heads/")
+def _commit_count(root: Path) -> int:
+    """The number of commits reachable from HEAD, counted by ``git rev-list --count``.
 
-
-def _commit_count(repository: Any) -> int:
-    import git
-
-    head = _head_ref(repository)
-    try:
-        repository.git.rev_parse("--verify", "-q", "HEAD")
-    except git.GitCommandError as exc:
-        if exc.status == 1 and head is not None:
+    Counting is fast when git's commit-graph exists (``git gc``, ``git maintenance`` and ``git commit-graph
+    write`` make it): 0.09 s for 200,000 commits on this project's benchmark machine, against 0.64 s without.
+    buildver used to write the graph when it was missing, but a run killed during that write leaves git's
+    ``commit-graph-chain.lock`` behind, and git's own ``commit-graph write`` then fails until someone removes it;
+    writing it also costs 0.97 s on a fresh clone (a CI checkout), which counts once. So buildver only reads.
+    """
+    head = _head_ref(root)
+    code, output = _run_git(root, "rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD", allowed=(0, 1))
+    if code == 1:
+        if head is not None:
             return 0  # an unborn branch: a repository without commits yet
-        raise
-    # common_dir, not git_dir: a linked worktree of a shallow clone keeps the shallow file in the main .git.
-    if (Path(repository.common_dir) / "shallow").exists():
+        raise SourceError(f"{root}: cannot read the git repository (HEAD names no commit)")
+    if output.split(b"\n", 1)[0].strip() == b"true":
         # CI checkouts are often shallow (actions/checkout fetches one commit): the count would be wrong.
         raise SourceError(
-            f"{repository.working_tree_dir}: the clone is shallow, so its commit count is not a changelist; "
+            f"{root}: the clone is shallow, so its commit count is not a changelist; "
             "fetch the whole history (actions/checkout: fetch-depth: 0) or pass --cl N"
         )
-    _ensure_commit_graph(repository)
-    return int(repository.git.rev_list("--count", "HEAD"))
+    return int(_run_git(root, "rev-list", "--count", "HEAD")[1])
 
 
-def _ensure_commit_graph(repository: Any) -> None:
-    """Write git's commit-graph once when the repository has none, so that counting commits stays fast.
+# -- running git, never waiting forever ---------------------------------------------------------------------------
 
-    Without it, ``rev-list --count`` inflates every commit object: 0.59 s for 100,000 commits on this project's
-    benchmark machine, against 0.09 s with it. It is the cache ``git gc`` and ``git maintenance`` write; a
-    repository where it cannot be written (a read-only mirror) is simply counted the slow way.
-    """
-    if not _CACHES_WRITABLE.get():
-        return  # a dry run writes nothing, not even this cache
-    info = Path(repository.common_dir) / "objects" / "info"
-    if (info / "commit-graph").exists() or (info / "commit-graphs" / "commit-graph-chain").exists():
-        return
-    import git
-
-    with contextlib.suppress(git.GitError, OSError):
-        repository.git.commit_graph("write", "--reachable", "--split")
+_GIT_FILES = ("HEAD", "config", "index", "packed-refs", "commondir")
+"""Files git opens in a repository's git folder before anything else; a FIFO among them makes git wait forever."""
 
 
-def _remote_name(repository: Any) -> str | None:
+def _require_regular(path: Path) -> bool:
+    """Whether ``path`` exists, refusing (SourceError) anything but a regular file or a folder there."""
+    from buildver.reading import file_kind
+
     try:
-        url = repository.remotes.origin.url
-    except (AttributeError, IndexError):
-        return None
-    name = str(url).rstrip("/").rsplit("/", 1)[-1].rsplit(":", 1)[-1]
-    name = name.removesuffix(".git")
-    return name or None
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False  # missing, or a dangling link: git says what is wrong with it
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return True
+    raise SourceError(f"{path}: not a regular file but {file_kind(mode)}, which git would wait on forever")
+
+
+def _git_folders(root: Path) -> list[Path]:
+    """The repository's git folder, and its common folder for a linked worktree, as far as plain files tell."""
+    from buildver.reading import read_regular_file
+
+    dot_git = root / os.environ.get("GIT_DIR", ".git")  # git hooks may name the git folder so
+    if not _require_regular(dot_git):
+        return []
+    folders = [dot_git]
+    if dot_git.is_file():  # a linked worktree or a submodule: "gitdir: <path>"
+        try:
+            text = (read_regular_file(dot_git) or b"")[:4096].decode("utf-8", "surrogateescape")
+        except OSError:
+            return []
+        if not text.startswith("gitdir:"):
+            return []
+        folders = [root / text.removeprefix("gitdir:").strip()]
+    commondir = folders[0] / "commondir"
+    if _require_regular(commondir) and commondir.is_file():
+        with contextlib.suppress(OSError):
+            text = (read_regular_file(commondir) or b"")[:4096].decode("utf-8", "surrogateescape").strip()
+            folders.append(folders[0] / text)
+    return folders
+
+
+def _require_plain_git_files(root: Path) -> None:
+    """SourceError when one of the files git reads first in ``root``'s repository is a FIFO, socket or device."""
+    for folder in _git_folders(root):
+        for name in _GIT_FILES:
+            _require_regular(folder / name)
+    index = os.environ.get("GIT_INDEX_FILE")  # ``git commit -a`` and ``git commit PATH`` run hooks on their own
+    if index:
+        _require_regular(root / index)
+
+
+_NEW_SESSION = os.name == "posix"
+"""git runs in a process group of its own on POSIX, so that a time limit stops its children too (its filters);
+Windows has no process groups to kill, and ignores the flag."""
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Kill git and whatever it started, for good."""
+    if _NEW_SESSION:
+        import signal
+
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):
+        process.kill()
+
+
+def _timed_out(root: Path, command: str, limit: float) -> SourceError:
+    return SourceError(
+        f"{root}: git {command} did not finish within {limit:g} s and was stopped (a FIFO or a stalled file "
+        f"system in the repository?); to wait longer, set {GIT_TIMEOUT_VARIABLE}"
+    )
+
+
+def _run_git(root: Path, *arguments: str, allowed: tuple[int, ...] = (0,), given: bytes = b"") -> tuple[int, bytes]:
+    """``(exit code, stdout)`` of git run in ``root`` within the time limit; SourceError when it fails otherwise."""
+    import subprocess
+
+    limit = git_timeout()
+    _require_plain_git_files(root)
+    try:
+        process = subprocess.Popen(
+            ["git", *arguments],
+            cwd=root,
+            stdin=subprocess.PIPE if given else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=_NEW_SESSION,
+        )
+    except OSError as exc:
+        raise SourceError(f"{root}: cannot run git ({exc.strerror or exc})") from exc
+    try:
+        stdout, stderr = process.communicate(given or None, timeout=limit)
+    except subprocess.TimeoutExpired:
+        _stop(process)
+        process.communicate()
+        raise _timed_out(root, arguments[0], limit) from None
+    except BaseException:  # KeyboardInterrupt: git must not outlive buildver
+        _stop(process)
+        process.wait()
+        raise
+    if process.returncode not in allowed:
+        message = git_failure(stderr.decode("utf-8", "replace"), f"git {arguments[0]} exited with {process.returncode}")
+        raise SourceError(f"{root}: cannot read the git repository ({message})")
+    return process.returncode, stdout
 
 
 # -- the staged snapshot, for ``buildver guard`` ----------------------------------------------------------------
-# The guard runs on every commit, so these functions run git plumbing through subprocess instead of GitPython:
-# importing GitPython alone costs about 8x ``python -c pass``, more than half the guard's whole budget, and one
-# ``git cat-file --batch`` process reads any number of blobs. Git honours GIT_INDEX_FILE, so a ``git commit -a``
-# or ``git commit PATH`` (which commit a temporary index) is judged on the index it commits.
+# The guard runs on every commit, so these functions run git plumbing directly: one ``git cat-file --batch``
+# process reads any number of blobs. Git honours GIT_INDEX_FILE, so a ``git commit -a`` or ``git commit PATH``
+# (which commit a temporary index) is judged on the index it commits. Blobs are named by their object ids, taken
+# from ``git ls-files --stage -z`` and ``git diff --cached --raw -z``: never as ``:path`` or ``HEAD:path``, which
+# git parses (``:1:Build.version`` is stage 1 of ``Build.version``, not the file ``1:/Build.version``) and which
+# cannot hold a newline. Every path is read NUL-terminated (``-z``) and matched literally (``:(literal)``).
 
 
-def _run_git(root: Path, *arguments: str) -> bytes:
-    import subprocess
+@dataclass(frozen=True, slots=True)
+class GitEntry:
+    """A file as git stores it in the index or a tree: its mode (``0o100644``, ``0o120000`` a symbolic link,
+    ``0o160000`` a submodule) and its object id."""
 
-    try:
-        result = subprocess.run(["git", *arguments], cwd=root, capture_output=True, check=False)
-    except OSError as exc:
-        raise SourceError(f"{root}: cannot run git ({exc.strerror or exc})") from exc
-    if result.returncode != 0:
-        message = git_failure(
-            result.stderr.decode("utf-8", "replace"), f"git {arguments[0]} exited with {result.returncode}"
-        )
-        raise SourceError(f"{root}: cannot read the git repository ({message})")
-    return result.stdout
+    mode: int
+    oid: str
+
+    @property
+    def is_file(self) -> bool:
+        """A regular file (executable or not): its blob is the file's content."""
+        return self.mode & 0o170000 == 0o100000
+
+    @property
+    def kind(self) -> str:
+        """What the entry is, for a message: "a symbolic link", "a submodule", "a file"."""
+        kinds = {0o120000: "a symbolic link", 0o160000: "a submodule", 0o040000: "a folder"}
+        return kinds.get(self.mode & 0o170000, "a file")
 
 
-def require_readable(root: Path) -> None:
-    """SourceError unless git itself accepts the repository at ``root``: it refuses one another user owns (its
-    "dubious ownership"), and then ``git diff --cached`` would run outside any repository instead."""
-    _run_git(root, "rev-parse", "--git-dir")
+@dataclass(frozen=True, slots=True)
+class Blob:
+    """A blob as read: its size, and its content (whole, or only its first and last bytes as asked)."""
+
+    size: int
+    data: bytes
+    """The whole content, or its first ``head`` bytes when it is longer than ``head + tail``; empty when skipped."""
+    tail: bytes
+    """Its last ``tail`` bytes (``b""`` when no tail was asked for)."""
+    skipped: bool = False
+    """Larger than its limit: not a byte of it was read."""
 
 
-def staged_paths(root: Path) -> list[str]:
-    """The repository-relative paths of the files added or modified in the index (what the next commit changes)."""
-    # --no-renames: a renamed file is judged as the file it becomes; on a first commit git diffs the empty tree.
-    output = _run_git(root, "diff", "--cached", "--name-only", "-z", "--no-renames", "--diff-filter=d")
-    return [os.fsdecode(name) for name in output.split(b"\0") if name]
+def staged_changes(root: Path, paths: Iterable[str] | None = None) -> dict[str, tuple[GitEntry, GitEntry | None]]:
+    """The files the index adds or modifies against HEAD (what the next commit changes), each with its index entry
+    and HEAD's (None for a new file); with ``paths``, only those of them.
+
+    One ``git diff --cached --raw -z`` gives both sides' modes and object ids; on a first commit git diffs the empty
+    tree. ``--no-renames``: a renamed file is judged as the file it becomes.
+    """
+    wanted = None if paths is None else set(paths)
+    scopes = [[]] if wanted is None else list(_scoped_pathspecs(wanted))
+    changes: dict[str, tuple[GitEntry, GitEntry | None]] = {}
+    for pathspecs in scopes:
+        arguments = ["--", *pathspecs] if pathspecs else []
+        output = _run_git(
+            root,
+            *("diff", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames", "--no-ext-diff", "--diff-filter=d"),
+            *arguments,
+        )[1]
+        # Each change is ":<old mode> <new mode> <old id> <new id> <status>" then the path, NUL-terminated.
+        records = output.split(b"\0")
+        for info, name in zip(records[0::2], records[1::2], strict=False):
+            fields = info.lstrip(b":").split(b" ")
+            path = os.fsdecode(name)
+            if len(fields) != 5 or (wanted is not None and path not in wanted):
+                continue
+            old_mode, new_mode = int(fields[0], 8), int(fields[1], 8)
+            if new_mode:  # 0: an unmerged path, which git will not commit
+                head = GitEntry(old_mode, fields[2].decode("ascii")) if old_mode else None
+                changes[path] = (GitEntry(new_mode, fields[3].decode("ascii")), head)
+    return changes
 
 
 def index_paths_under(root: Path, folders: list[str]) -> list[str]:
@@ -234,22 +343,124 @@ def index_paths_under(root: Path, folders: list[str]) -> list[str]:
     if not folders:
         return []
     pathspecs = [f":(literal){folder}/" if folder else ":(literal)." for folder in folders]
-    output = _run_git(root, "ls-files", "-z", "--", *pathspecs)
+    output = _run_git(root, "ls-files", "-z", "--", *pathspecs)[1]
     return [os.fsdecode(name) for name in output.split(b"\0") if name]
 
 
-def read_blobs(root: Path, specs: list[str]) -> Iterator[tuple[str, bytes | None]]:
-    """``(spec, contents)`` for each ``:path`` (staged) or ``REV:path`` in order; None when there is no such blob.
+def _scoped_pathspecs(paths: Iterable[str]) -> Iterator[list[str]]:
+    """Literal pathspecs covering ``paths``, by at most 1,000: one per folder, not per file.
 
-    One ``git cat-file --batch`` process serves every spec; blobs are yielded one at a time, so memory holds one.
-    A spec containing a newline cannot be asked for and is reported missing.
+    git matches every pathspec against every path (1,000 files cost 50 ms as files, 10 ms as their folders), so
+    callers filter what the folders give. Files at the root are named, so that the whole tree is not walked.
     """
-    import contextlib
+    scopes = sorted({posixpath.dirname(path) + "/" if "/" in path else path for path in paths})
+    for start in range(0, len(scopes), 1000):  # keeps the command line short whatever the number of folders
+        yield [f":(literal){scope}" for scope in scopes[start : start + 1000]]
+
+
+def index_entries(root: Path, paths: Iterable[str]) -> dict[str, GitEntry]:
+    """The index's entry (stage 0) of each of ``paths`` that is in it."""
+    wanted = set(paths)
+    entries: dict[str, GitEntry] = {}
+    for pathspecs in _scoped_pathspecs(wanted):
+        output = _run_git(root, "ls-files", "--stage", "-z", "--", *pathspecs)[1]
+        for record in output.split(b"\0"):  # "<mode> <oid> <stage>\t<path>"
+            info, tab, name = record.partition(b"\t")
+            fields = info.split(b" ")
+            path = os.fsdecode(name)
+            if tab and len(fields) == 3 and fields[2] == b"0" and path in wanted:
+                entries[path] = GitEntry(int(fields[0], 8), fields[1].decode("ascii"))
+    return entries
+
+
+class _Watchdog:
+    """Stops a git process that has not answered within the time limit since it was asked (:meth:`arm`)."""
+
+    def __init__(self, process: subprocess.Popen[bytes], limit: float) -> None:
+        import threading
+
+        self._process = process
+        self._limit = limit
+        self._deadline: float | None = None
+        self._done = False
+        self.fired = False
+        self._condition = threading.Condition()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def arm(self) -> None:
+        import time
+
+        with self._condition:
+            idle = self._deadline is None
+            self._deadline = time.monotonic() + self._limit
+            if idle:
+                self._condition.notify()
+
+    def disarm(self) -> None:
+        with self._condition:
+            self._deadline = None
+
+    def close(self) -> None:
+        with self._condition:
+            self._done = True
+            self._condition.notify()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        import time
+
+        with self._condition:
+            while not self._done:
+                if self._deadline is None:
+                    self._condition.wait()
+                    continue
+                remaining = self._deadline - time.monotonic()
+                if remaining <= 0:
+                    self.fired = True
+                    _stop(self._process)
+                    return
+                self._condition.wait(remaining)
+
+
+def read_blobs(
+    root: Path,
+    oids: list[str],
+    *,
+    head: int | None = None,
+    tail: int = 0,
+    limits: Mapping[str, int] | None = None,
+) -> Iterator[tuple[str, Blob | None]]:
+    """``(oid, blob)`` for each of ``oids`` in order; None when it is not a blob of the repository.
+
+    One ``git cat-file --batch`` process serves every object; blobs are yielded one at a time, so memory holds one.
+    With ``head``, a longer blob is kept only as its first ``head`` and last ``tail`` bytes; the rest passes through
+    a small buffer (a package of gigabytes needs only its header and its last 4 bytes). A blob larger than its
+    ``limits`` entry is yielded ``skipped``, not a byte of it read: git announces each blob's size before its
+    content, and that git process is stopped there (another one serves the objects after it). git must answer each
+    object within the time limit (:func:`git_timeout`), or it is stopped and the run fails.
+    """
+    remaining = oids
+    while remaining:
+        answered = 0
+        with contextlib.closing(_cat_file(root, remaining, head, tail, limits or {})) as stream:
+            for oid, blob in stream:
+                answered += 1
+                yield oid, blob
+                if blob is not None and blob.skipped:
+                    break
+        remaining = remaining[answered:]
+
+
+def _cat_file(
+    root: Path, oids: list[str], head: int | None, tail: int, limits: Mapping[str, int]
+) -> Generator[tuple[str, Blob | None]]:
+    """One ``git cat-file --batch`` over ``oids``, up to the first blob above its limit (see :func:`read_blobs`)."""
     import subprocess
     import threading
 
-    if not specs:
-        return
+    limit = git_timeout()
+    _require_plain_git_files(root)
     try:
         process = subprocess.Popen(
             ["git", "cat-file", "--batch"],
@@ -257,14 +468,14 @@ def read_blobs(root: Path, specs: list[str]) -> Iterator[tuple[str, bytes | None
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            start_new_session=_NEW_SESSION,
         )
     except OSError as exc:
         raise SourceError(f"{root}: cannot run git ({exc.strerror or exc})") from exc
     assert process.stdin is not None
     assert process.stdout is not None
     stdin, stdout = process.stdin, process.stdout
-    asked = [spec for spec in specs if "\n" not in spec]
-    request = "".join(f"{spec}\n" for spec in asked).encode("utf-8", "surrogateescape")
+    request = "".join(f"{oid}\n" for oid in oids).encode("ascii")
 
     def feed() -> None:
         # A thread writes the requests while this one reads the answers: writing them all first could fill
@@ -274,34 +485,75 @@ def read_blobs(root: Path, specs: list[str]) -> Iterator[tuple[str, bytes | None
         with contextlib.suppress(OSError):
             stdin.close()
 
+    def exactly(count: int) -> bytes:
+        data = stdout.read(count)
+        if len(data) != count:
+            raise EOFError
+        return data
+
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
+    watchdog = _Watchdog(process, limit)
+    finished = False
     try:
-        answers = iter(asked)
-        for spec in specs:
-            if "\n" in spec:
-                yield spec, None
-                continue
-            next(answers)
-            line = stdout.readline()
-            if not line:
-                raise SourceError(f"{root}: git cat-file stopped before answering for {spec!r}")
-            fields = line.split()
-            if len(fields) == 3 and fields[1] in (b"blob", b"tree", b"commit", b"tag"):
-                data = stdout.read(int(fields[2]))
-                stdout.read(1)  # the newline after every object
-                yield spec, data if fields[1] == b"blob" else None
-            else:
-                yield spec, None  # "<spec> missing" or "ambiguous"
+        for oid in oids:
+            watchdog.arm()
+            try:
+                fields = stdout.readline().split()
+                if not fields:
+                    raise EOFError
+                if len(fields) != 3 or fields[1] not in (b"blob", b"tree", b"commit", b"tag"):
+                    blob = None  # "<oid> missing"
+                else:
+                    size = int(fields[2])
+                    if fields[1] == b"blob" and size > limits.get(oid, size):
+                        watchdog.disarm()
+                        yield oid, Blob(size, b"", b"", skipped=True)
+                        return
+                    if fields[1] != b"blob":
+                        _skip(stdout, size)
+                        blob = None
+                    elif head is None or size <= head + tail:
+                        data = exactly(size)
+                        blob = Blob(size, data, data[len(data) - tail :] if tail else b"")
+                    else:
+                        first = exactly(head)
+                        _skip(stdout, size - head - tail)
+                        blob = Blob(size, first, exactly(tail))
+                    exactly(1)  # the newline after every object
+            except EOFError:
+                if watchdog.fired:
+                    raise _timed_out(root, "cat-file", limit) from None
+                raise SourceError(f"{root}: git cat-file stopped before answering for {oid}") from None
+            watchdog.disarm()
+            yield oid, blob
+        finished = True
     finally:
+        watchdog.close()
+        if not finished:
+            _stop(process)  # a blob skipped, or a caller that stopped early: git only reads, so a kill is safe
         stdout.close()
-        process.wait()
+        try:
+            process.wait(limit)
+        except subprocess.TimeoutExpired:
+            _stop(process)
+            process.wait()
         writer.join()
+
+
+def _skip(stream: IO[bytes], count: int) -> None:
+    """Read and drop ``count`` bytes of ``stream`` through a 1 MiB buffer."""
+    read = stream.read
+    while count > 0:
+        chunk = read(min(count, 1 << 20))
+        if not chunk:
+            raise EOFError
+        count -= len(chunk)
 
 
 def git_common_dir(root: Path) -> Path:
     """The folder holding the repository's shared data (``.git``, also for a linked worktree)."""
-    output = _run_git(root, "rev-parse", "--git-common-dir").decode("utf-8", "surrogateescape").strip()
+    output = _run_git(root, "rev-parse", "--git-common-dir")[1].decode("utf-8", "surrogateescape").strip()
     return (root / output).resolve()
 
 
@@ -312,15 +564,11 @@ def unstaged_paths(root: Path, paths: list[str]) -> set[str]:
     filters), so a reader can read just the part it needs instead of the whole blob.
     """
     wanted = set(paths)
-    # One pathspec per folder, not per file: git matches every pathspec against every path (1,000 files cost
-    # 50 ms as files, 10 ms as their folders). Files at the root are named, so that the whole tree is not walked.
-    scopes = sorted({posixpath.dirname(path) + "/" if "/" in path else path for path in paths})
     changed: set[str] = set()
-    for start in range(0, len(scopes), 1000):  # keeps the command line short whatever the number of folders
-        pathspecs = [f":(literal){scope}" for scope in scopes[start : start + 1000]]
+    for pathspecs in _scoped_pathspecs(paths):
         output = _run_git(
             root, "status", "--porcelain", "-z", "--no-renames", "--untracked-files=all", "--ignored", "--", *pathspecs
-        )
+        )[1]
         # Each entry is "XY path": Y is the working tree against the index ("?" untracked, "!" ignored).
         for entry in output.split(b"\0"):
             path = os.fsdecode(entry[3:])

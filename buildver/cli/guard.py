@@ -1,8 +1,8 @@
 """``buildver guard``: the pre-commit version guard; thin, printing only.
 
 Registered in ``buildver.cli.app`` as ``app.command("guard")``. The checks are in ``buildver.guard.checks``, run by
-``buildver.guard.run``, imported inside the command so that other commands start fast; the guard itself never
-imports GitPython (see ``buildver.vcs``).
+``buildver.guard.run``, imported inside the command so that other commands start fast; git runs through
+``buildver.vcs`` (plumbing commands, each under a time limit).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,10 +34,11 @@ from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
     from buildver.stamp.header import MacroNames
+    from buildver.vcs import Blob, GitEntry
     from buildver.versions.config import Config
     from buildver.versions.engine_version import EngineVersion
 
-__all__ = ["Snapshot", "check", "gather", "run_guard"]
+__all__ = ["STAGED_SIZE_LIMITS", "Snapshot", "check", "gather", "run_guard"]
 
 
 def _lfs_object_id(data: bytes) -> str | None:
@@ -98,6 +100,33 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     return GuardReport(tuple(findings), snapshot.checked)
 
 
+STAGED_SIZE_LIMITS: dict[str, int] = {
+    "version": 16 << 20,
+    "game-config": 64 << 20,
+    "header": 16 << 20,
+    "manifest": 16 << 20,
+    "plugin": 16 << 20,
+    "engine-ini": 64 << 20,
+}
+"""The largest staged blob of each kind the guard reads, in bytes: far above any real one (a Build.version is
+under 1 KiB, a DefaultEngine.ini under 1 MiB). ``git cat-file --batch`` announces each blob's size before its
+content, and a larger file is one finding without a byte of it read (``vcs.read_blobs``). Packages have no
+limit: only their first ``packages.reader.MAX_SUMMARY_SIZE`` bytes and last 4 are kept, the rest streams past."""
+
+_CHECK_OF_KIND = {
+    "version": "version-invalid",
+    "game-config": "game-config-invalid",
+    "header": "header",
+    "manifest": "modules-build-id",
+    "plugin": "plugin-invalid",
+    "package": "package-unreadable",
+}
+"""The check that reports a staged file of each kind that the guard does not read (too large, not a file)."""
+
+_PACKAGE_TAIL = 4
+"""A package's last 4 bytes: the tag that tells an uncooked package (``parse_package_head`` reads it)."""
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """What the next commit holds, as far as the checks need it; packages are read when the checks ask."""
@@ -108,8 +137,12 @@ class Snapshot:
     """The staged Build.version files to check."""
     game_configs: tuple[str, ...]
     """The staged Config/DefaultGame.ini and Config/DefaultEngine.ini files to check."""
-    version_blobs: dict[str, bytes | None]
-    """Their staged (``:path``) and HEAD (``HEAD:path``) bytes, the game configs', and the engine's."""
+    staged: dict[str, bytes | None]
+    """The staged bytes of those, and the engine's Build.version; None when not in the index or not read."""
+    committed: dict[str, bytes | None]
+    """HEAD's bytes of the staged Build.version and game config files."""
+    refused: tuple[tuple[str, str, str], ...]
+    """``(check, path, why)``: staged files not read (larger than their limit, or not a file in the index)."""
     engine_path: str | None
     """The engine's Build.version in the index (the packages and plugins are checked against it), or None."""
     engine_candidates: tuple[str, ...]
@@ -125,16 +158,97 @@ class Snapshot:
     """Per package: whether its project warns about an empty engine version (ZeroEngineVersionWarning)."""
     working_tree_packages: tuple[str, ...]
     """Packages whose working-tree file is the staged one: read from there, header only."""
-    package_blobs: Iterator[tuple[str, bytes | None]]
-    """The other packages' staged bytes, streamed one at a time."""
+    package_blobs: Iterator[tuple[str, Blob | None]]
+    """The other packages' staged bytes (their start and end), streamed one at a time."""
     checked: int
+
+
+class _Reader:
+    """Reads staged blobs by kind, by their index entries: only a regular file within its kind's limit is read; the
+    others are recorded as refused, when they are to be checked. Entries already known (from ``git diff --cached``)
+    are not asked for again."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.refused: list[tuple[str, str, str]] = []
+        self.index: dict[str, GitEntry] = {}
+        self.head: dict[str, GitEntry | None] = {}
+        self._looked_up: set[str] = set()
+
+    def staged(self, paths: Sequence[str] | None = None) -> list[str]:
+        """The paths the index adds or modifies (of ``paths``, when given), their entries and HEAD's learnt."""
+        from buildver.vcs import staged_changes
+
+        changes = staged_changes(self.root, paths)
+        for path, (entry, head) in changes.items():
+            self.index[path] = entry
+            self.head[path] = head
+        self._looked_up.update(changes)  # a path git does not list may be unchanged: entries() asks the index
+        return list(changes)
+
+    def entries(self, paths: Sequence[str]) -> dict[str, GitEntry]:
+        """The index's entries, those of ``paths`` among them (asked of git when not known yet)."""
+        from buildver.vcs import index_entries
+
+        missing = [path for path in paths if path not in self._looked_up]
+        if missing:
+            self.index.update(index_entries(self.root, missing))
+            self._looked_up.update(missing)
+        return self.index
+
+    def head_entries(self, paths: Sequence[str]) -> dict[str, GitEntry]:
+        """HEAD's entries of ``paths`` (in the index): those the index changes, from git; the others are the
+        index's own."""
+        from buildver.vcs import staged_changes
+
+        unknown = [path for path in paths if path in self.index and path not in self.head]
+        if unknown:
+            changes = staged_changes(self.root, unknown)
+            for path in unknown:
+                self.head[path] = changes[path][1] if path in changes else self.index[path]
+        return {path: entry for path in paths if (entry := self.head.get(path)) is not None}
+
+    def read(self, wanted: Sequence[tuple[str, str, GitEntry | None, bool]]) -> dict[str, bytes | None]:
+        """``(key, kind, entry, checked)`` → ``{key: bytes or None}``; ``checked``: report a refusal."""
+        from buildver.vcs import read_blobs
+
+        result: dict[str, bytes | None] = {}
+        uses: dict[str, list[tuple[str, str, bool]]] = {}
+        for key, kind, entry, checked in wanted:
+            result[key] = None
+            if entry is None:
+                continue
+            if entry.is_file:
+                uses.setdefault(entry.oid, []).append((key, kind, checked))
+            elif checked:
+                self.refused.append((_CHECK_OF_KIND[kind], _key_path(key), _not_a_file(entry, kind)))
+        limits = {oid: min(STAGED_SIZE_LIMITS[kind] for _, kind, _ in used) for oid, used in uses.items()}
+        for oid, blob in read_blobs(self.root, list(uses), limits=limits):
+            for key, kind, checked in uses[oid]:
+                if blob is None or not blob.skipped:
+                    result[key] = None if blob is None else blob.data
+                elif checked:
+                    why = (
+                        f"{blob.size:,} bytes staged, more than the {limits[oid]:,} that any such file needs: not read"
+                    )
+                    self.refused.append((_CHECK_OF_KIND[kind], _key_path(key), why))
+        return result
+
+
+def _not_a_file(entry: GitEntry, kind: str) -> str:
+    noun = {"version": "Build.version", "game-config": "config file", "manifest": "manifest"}.get(kind, kind)
+    return f"is {entry.kind} in the index, not a file: the commit would hold that, not the {noun}; not read"
+
+
+def _key_path(key: str) -> str:
+    return key.removeprefix("HEAD:").removeprefix(":")
 
 
 def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot | None:
     """The staged snapshot the checks run on, read from git in two batches; None outside a repository."""
     from buildver.errors import BuildverError
     from buildver.packages.engine_ini import zero_engine_version_warning_of
-    from buildver.vcs import find_repository_root, read_blobs, require_readable, staged_paths, unstaged_paths
+    from buildver.vcs import find_repository_root, unstaged_paths
     from buildver.versions.build_version import parse_build_version
     from buildver.versions.config import load_config
 
@@ -143,29 +257,45 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     if root is None:
         return None
     config = load_config(start)  # a bad configuration is an error before anything else
-    require_readable(root)
     settings = GuardSettings.from_table(config.guard, config.source)
-    if files is None:
-        candidates = staged_paths(root)
-    else:
-        candidates = list(dict.fromkeys(_repository_path(root, start, file) for file in files))
-
     configured_version = None if config.version_file is None else _repository_path(root, root, config.version_file)
     engine_candidates = [configured_version] if configured_version else [path.as_posix() for path in SEARCHED_PATHS]
+    # The engine's entries first: this git command also fails, in one line, in a repository git refuses to read (one
+    # another user owns), where a ``git diff --cached`` would otherwise run as if outside any repository.
+    reader = _Reader(root)
+    reader.entries(engine_candidates)
+    if files is None:
+        candidates = reader.staged()
+    else:
+        candidates = list(dict.fromkeys(_repository_path(root, start, file) for file in files))
+        reader.staged(candidates)  # most are staged changes: their entries and HEAD's, in one git command
     versions = [path for path in candidates if _kind(path) == "version" or path == configured_version]
     packages = [path for path in candidates if _kind(path) == "package"]
     manifests = [path for path in candidates if _kind(path) == "manifest"]
     plugins = [path for path in candidates if _kind(path) == "plugin"]
     game_configs = [path for path in candidates if _kind(path) == "game-config"]
 
-    # The first batch: the engine's Build.version and every staged Build.version, with HEAD's for each.
+    # The first batch: the engine's Build.version and every staged Build.version and game config, with HEAD's for
+    # each staged one. Blobs are asked for by object id, from the index's entries.
     wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs]))
-    version_blobs = dict(read_blobs(root, [spec for path in wanted for spec in (f":{path}", f"HEAD:{path}")]))
-    engine_path = next((path for path in engine_candidates if version_blobs.get(f":{path}") is not None), None)
+    index = reader.entries(wanted)
+    compared = [path for path in dict.fromkeys([*versions, *game_configs]) if path in index]
+    in_head = reader.head_entries(compared)
+    kinds = {path: "game-config" if path in game_configs else "version" for path in wanted}
+    checked_now = {*versions, *game_configs}
+    blobs = reader.read(
+        [
+            *((f":{path}", kinds[path], index.get(path), path in checked_now) for path in wanted),
+            *((f"HEAD:{path}", kinds[path], in_head.get(path), False) for path in compared),
+        ]
+    )
+    staged = {path: blobs[f":{path}"] for path in wanted}
+    committed = {path: blobs[f"HEAD:{path}"] for path in compared}
+    engine_path = next((path for path in engine_candidates if staged.get(path) is not None), None)
     engine_file = None
     if engine_path is not None:
         with contextlib.suppress(BuildverError):  # check() reports it, when it is staged
-            engine_file = parse_build_version(version_blobs[f":{engine_path}"] or b"", Path(engine_path))
+            engine_file = parse_build_version(staged[engine_path] or b"", Path(engine_path))
 
     # The second batch: the header, the settings of each package's project, the manifests and the plugins; then
     # the packages, streamed. A package whose working-tree file is the staged one is read from there, header
@@ -175,16 +305,35 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     ini_of_package = _engine_ini_paths(root, packages) if packages else {}
     inis = sorted({ini for ini in ini_of_package.values() if ini is not None})
     folder_manifests = _folder_manifests(root, manifests) if manifests else []
-    small_paths = [*([header_path] if check_the_header and header_path else []), *inis, *folder_manifests, *plugins]
-    unstaged = unstaged_paths(root, packages) if packages else set()
-    blob_stream = read_blobs(root, [f":{path}" for path in [*small_paths, *(p for p in packages if p in unstaged)]])
-    small = {spec[1:]: data for spec, data in (next(blob_stream) for _ in small_paths)}
+    header_paths = [header_path] if check_the_header and header_path else []
+    small_kinds = {
+        **dict.fromkeys(inis, "engine-ini"),
+        **dict.fromkeys(folder_manifests, "manifest"),
+        **dict.fromkeys(plugins, "plugin"),
+        **dict.fromkeys(header_paths, "header"),
+    }
+    index = reader.entries([*small_kinds, *packages])
+    to_check = {*header_paths, *manifests, *plugins}
+    small = reader.read([(path, kind, index.get(path), path in to_check) for path, kind in small_kinds.items()])
+
+    streamed: list[str] = []
+    for path in packages:
+        entry = index.get(path)
+        if entry is not None and not entry.is_file:
+            reader.refused.append(("package-unreadable", path, _not_a_file(entry, "package")))
+        elif entry is not None:
+            streamed.append(path)
+    unstaged = unstaged_paths(root, streamed) if streamed else set()
+    from_blobs = [path for path in packages if path in unstaged or path not in index]
+    package_blobs = _package_stream(root, from_blobs, index) if from_blobs else iter(())
 
     header = None
     checked = len({*versions, *packages, *manifests, *plugins, *game_configs})
     if check_the_header and header_path is not None and (header_configured or small.get(header_path) is not None):
         header = (header_path, small.get(header_path), header_configured, macros)
         checked += header_path not in {*versions, *packages, *manifests, *plugins}
+    if header is not None and any(path == header_path for _, path, _ in reader.refused):
+        header = None  # reported as refused
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
     }
@@ -193,7 +342,9 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         settings=settings,
         versions=tuple(versions),
         game_configs=tuple(game_configs),
-        version_blobs=version_blobs,
+        staged=staged,
+        committed=committed,
+        refused=tuple(reader.refused),
         engine_path=engine_path,
         engine_candidates=tuple(engine_candidates),
         engine_file=engine_file,
@@ -203,25 +354,39 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         plugins={path: small.get(path) for path in plugins},
         packages=tuple(packages),
         warn_empty={path: warn_of_ini.get(ini_of_package.get(path) or "", True) for path in packages},
-        working_tree_packages=tuple(path for path in packages if path not in unstaged),
-        package_blobs=((spec[1:], data) for spec, data in blob_stream),
+        working_tree_packages=tuple(path for path in streamed if path not in unstaged),
+        package_blobs=package_blobs,
         checked=checked,
     )
+
+
+def _package_stream(root: Path, paths: list[str], index: dict[str, GitEntry]) -> Iterator[tuple[str, Blob | None]]:
+    """``(path, blob)`` of each staged package of ``paths``, in order: its first bytes and its tag, never more;
+    None for a path that is not in the index."""
+    from buildver.packages.reader import MAX_SUMMARY_SIZE
+    from buildver.vcs import read_blobs
+
+    stream = read_blobs(
+        root, [index[path].oid for path in paths if path in index], head=MAX_SUMMARY_SIZE, tail=_PACKAGE_TAIL
+    )
+    for path in paths:
+        yield path, next(stream)[1] if path in index else None
 
 
 def check(snapshot: Snapshot) -> list[Finding]:
     """Every check over the snapshot, in the order a reader expects: versions, header, manifests, plugins, packages."""
     settings = snapshot.settings
     findings: list[Finding] = []
-    blobs = snapshot.version_blobs
+    for key, path, why in snapshot.refused:
+        findings += settings.finding(key, path, why)
     for path in snapshot.versions:
-        staged = blobs.get(f":{path}")
+        staged = snapshot.staged.get(path)
         if staged is not None:
-            findings += check_version(path, staged, blobs.get(f"HEAD:{path}"), settings)[1]
+            findings += check_version(path, staged, snapshot.committed.get(path), settings)[1]
     for path in snapshot.game_configs:
-        staged = blobs.get(f":{path}")
+        staged = snapshot.staged.get(path)
         if staged is not None:
-            findings += check_game_config(path, staged, blobs.get(f"HEAD:{path}"), settings)
+            findings += check_game_config(path, staged, snapshot.committed.get(path), settings)
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:
         path, staged, configured, macros = snapshot.header
@@ -238,7 +403,10 @@ def check(snapshot: Snapshot) -> list[Finding]:
         findings += settings.finding(
             "no-engine-version", where, f"{problem}: {unchecked} not checked against an engine"
         )
+    refused = {path for _, path, _ in snapshot.refused}
     for path, data in snapshot.plugins.items():
+        if path in refused:
+            continue
         if data is None:
             findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
         elif engine_file is not None:
@@ -246,16 +414,32 @@ def check(snapshot: Snapshot) -> list[Finding]:
     root = snapshot.root
     for path in snapshot.working_tree_packages:
         findings += _check_package_file(path, root / path, engine, snapshot.warn_empty[path], settings, root)
-    for path, data in snapshot.package_blobs:
-        if data is None:
+    for path, blob in snapshot.package_blobs:
+        if blob is None:
             findings += settings.finding("package-unreadable", path, "not in the index (stage it with git add)")
             continue
-        oid = _lfs_object_id(data)
+        oid = _lfs_object_id(blob.data) if blob.size <= LFS_POINTER_MAX_SIZE else None
         if oid is None:
-            findings += check_package(path, data, engine, warn_empty=snapshot.warn_empty[path], settings=settings)
+            findings += _check_package_blob(path, blob, engine, snapshot.warn_empty[path], settings)
         else:
             findings += _check_lfs_package(root, path, oid, engine, snapshot.warn_empty[path], settings)
     return findings
+
+
+def _check_package_blob(
+    path: str, blob: Blob, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+) -> list[Finding]:
+    """The findings about a staged package read from git: its first bytes, its size and its last 4 bytes."""
+    from buildver.errors import PackageFormatError
+    from buildver.packages.reader import parse_package_head
+
+    if blob.size == len(blob.data):
+        return check_package(path, blob.data, engine, warn_empty=warn_empty, settings=settings)
+    try:
+        summary = parse_package_head(blob.data, blob.size, blob.tail, path)
+    except PackageFormatError as exc:
+        return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
+    return check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
 
 
 def _check_package_file(
@@ -275,12 +459,27 @@ def _check_package_file(
     except PackageFormatError as exc:
         if exc.not_a_package:
             # A Git LFS checkout without its content (GIT_LFS_SKIP_SMUDGE) keeps the pointer in the work tree.
-            with open(file, "rb") as stream:
-                oid = _lfs_object_id(stream.read(LFS_POINTER_MAX_SIZE + 1))
+            oid = _lfs_object_id(_start_of_regular_file(file, LFS_POINTER_MAX_SIZE + 1))
             if oid is not None and root is not None:
                 return _check_lfs_package(root, path, oid, engine, warn_empty, settings)
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
     return check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+
+
+def _start_of_regular_file(file: Path, count: int) -> bytes:
+    """The first ``count`` bytes of ``file`` if it is a regular file, else nothing: never an open that waits (a FIFO,
+    or a symbolic link to one, swapped in since the package reader looked) nor a read that never ends (a device)."""
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(file, flags)
+    except OSError:
+        return b""
+    try:
+        return os.read(descriptor, count) if stat.S_ISREG(os.fstat(descriptor).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(descriptor)
 
 
 def _check_lfs_package(

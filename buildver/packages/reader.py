@@ -29,6 +29,7 @@ from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
     "HEADER_CHUNK",
+    "parse_package_head",
     "parse_package_summary",
     "read_package_summary",
 ]
@@ -147,6 +148,12 @@ class _Malformed(Exception):
         self.offset = offset
         self.reason = reason
         self.not_a_package = not_a_package
+
+
+def parse_package_head(head: bytes, size: int, tail: bytes, name: str) -> PackageSummary:
+    """The summary of a ``size``-byte package from its first bytes ``head`` and its last 4 bytes ``tail``, when the
+    rest is not at hand (a blob streamed from git): a summary longer than ``head`` is a PackageFormatError."""
+    return _parse(head, size, tail, name, None)
 
 
 def _parse(data: bytes, size: int, tail: bytes, name: str, fd: int | None) -> PackageSummary:

@@ -205,9 +205,7 @@ def remove_upgrade_leftovers(paths: Iterable[Path]) -> list[Path]:
     return removed
 
 
-def upgrade_file(
-    schema: Schema, path: Path, *, options: LoadOptions | None = None, force: bool = False
-) -> UpgradePlan:
+def upgrade_file(schema: Schema, path: Path, *, options: LoadOptions | None = None, force: bool = False) -> UpgradePlan:
     """Upgrade one document file in place: its killed runs' leftovers removed, then read, planned and written (when
     its data changes) under its folder's lock, so that concurrent upgrades of one file take turns, each reading what
     the one before wrote, instead of refusing because the file changed under them. Returns what was planned."""

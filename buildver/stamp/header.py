@@ -66,6 +66,7 @@ __all__ = [
     "render_header",
     "replace_line",
     "rules_and_header",
+    "same_to_the_compiler",
     "split_lines",
     "version_h_replacements",
 ]
@@ -440,17 +441,34 @@ def header_for(
     """The header's new text: generated whole when there is none or buildver generated it, else patched; an
     existing header of its own is left as it is for an unstamped record (:func:`is_unstamped`).
 
-    A generated header that has CRLF newlines (a Windows checkout with ``core.autocrlf``) is regenerated with
-    CRLF, so that an unchanged header is not reported as out of date.
+    A generated header is compared as the compiler reads it (:func:`same_to_the_compiler`): one that differs
+    only by a BOM (an editor added it) or CRLF newlines (a Windows checkout with ``core.autocrlf``), even on some
+    lines only, is returned as it is, so that ``header --check`` and the guard pass and nothing is rewritten. A
+    header that must change keeps its BOM, and CRLF newlines when most of its lines end so.
     """
     if existing_text is not None and not is_generated(existing_text) and is_unstamped(record):
         return existing_text
     if existing_text is None or is_generated(existing_text):
         text = render_header(record, build, macros=macros, path_for_messages=path_for_messages)
-        if existing_text is not None and "\r\n" in existing_text:
+        if existing_text is None:
+            return text
+        if same_to_the_compiler(existing_text, text):
+            return existing_text
+        bom, _, newlines = split_lines(existing_text)
+        if newlines.count("\r\n") * 2 > len(newlines):
             text = text.replace("\n", "\r\n")
-        return text
+        return bom + text
     return patch_header(existing_text, record, build, path_for_messages)
+
+
+def same_to_the_compiler(first: str, second: str) -> bool:
+    """Whether two headers are the same to a C compiler: the same text once a leading BOM is dropped (MSVC, GCC and
+    Clang skip a UTF-8 BOM) and every CRLF is read as LF (every compiler ends a line at either)."""
+
+    def plain(text: str) -> str:
+        return text.removeprefix("\ufeff").replace("\r\n", "\n")
+
+    return plain(first) == plain(second)
 
 
 # --- Which header, and its planned change ---------------------------------------------------------------------

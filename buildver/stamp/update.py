@@ -40,7 +40,6 @@ from buildver.stamp.game_files import plan_game_files
 from buildver.stamp.header import header_macros, plan_header, recorded_build, rules_and_header
 from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.stamp.rules import ChosenRules
-from buildver.vcs import repository_writes
 from buildver.versions.build_version import FIELDS, BuildVersion, VersionFile, load_build_version, parse_build_version
 from buildver.versions.config import Config
 from buildver.versions.generations import CompatibleDefault, LicenseeDefault, MetadataVersion
@@ -308,14 +307,13 @@ def update_local(
             if environment.get("GITHUB_OUTPUT"):
                 outputs.append(stack.enter_context(_open_github_output(Path(environment["GITHUB_OUTPUT"]))))
 
-        with repository_writes(allowed=not dry_run):
-            plan, written = write_planned(
-                version_path,
-                lambda version_file: plan_update(version_file, request, config=config, environment=environment),
-                write=not dry_run,
-                force=request.force,
-                before_writing=open_outputs,
-            )
+        plan, written = write_planned(
+            version_path,
+            lambda version_file: plan_update(version_file, request, config=config, environment=environment),
+            write=not dry_run,
+            force=request.force,
+            before_writing=open_outputs,
+        )
         for stream in outputs:
             _append_outputs(stream, github_output(plan.record))
         return plan, written

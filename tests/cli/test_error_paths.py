@@ -258,14 +258,6 @@ def test_update_local_without_git_on_path_is_one_error_and_writes_nothing(tmp_pa
     assert every_file(root) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "message defect in buildver/vcs.py: without git on PATH, update-local says 'cannot read the git repository "
-        "(cmdline: git symbolic-ref -q HEAD)', GitPython's text with the cause (git not found) dropped; the guard "
-        "says 'cannot run git (No such file or directory)'"
-    ),
-)
 def test_update_local_without_git_on_path_says_git_cannot_be_run(tmp_path: Path) -> None:
     root = git_tree(tmp_path / "game")
     result = subprocess.run(
@@ -276,7 +268,10 @@ def test_update_local_without_git_on_path_says_git_cannot_be_run(tmp_path: Path)
         check=False,
         env=without_git(tmp_path),
     )
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith(f"buildver: error: {root}: ")
     assert "cannot run git" in result.stderr
+    assert result.stderr.count("\n") == 1
 
 
 def test_the_guard_without_git_on_path_is_one_error(tmp_path: Path) -> None:

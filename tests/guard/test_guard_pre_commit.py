@@ -115,6 +115,33 @@ def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
     )
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="':' and newlines are not allowed in Windows file names")
+def test_pre_commit_refuses_files_at_paths_git_would_parse_and_a_huge_one_without_reading_it(
+    git_repository: GitRepository, hook_repository: tuple[Path, str]
+) -> None:
+    """Issue 23, items 14 and 5: ``1:/Build.version`` (git's ``:1:path`` is index stage 1) and ``a\\nb/Build.version``
+    with Changelist -5 were "checked" and passed; a staged Build.version of 48 MiB was read whole."""
+    from buildver.guard.run import STAGED_SIZE_LIMITS
+
+    root = project(git_repository)
+    negative = render_new_file(VERSION).replace('"Changelist": 1000', '"Changelist": -5')
+    huge = STAGED_SIZE_LIMITS["version"] * 3
+    for folder, text in (("1:", negative), ("a\nb", negative), ("Huge", " " * huge)):
+        (root / folder).mkdir()
+        (root / folder / "Build.version").write_text(text)
+        git(root, "add", f"{folder}/Build.version")
+    result = try_repo(root, hook_repository)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "1:/Build.version: error[version-invalid]: " in result.stdout
+    assert "a\\nb/Build.version: error[version-invalid]: " in result.stdout
+    assert (
+        f"Huge/Build.version: error[version-invalid]: {huge:,} bytes staged, more than the "
+        f"{STAGED_SIZE_LIMITS['version']:,} that any such file needs: not read"
+    ) in result.stdout
+    assert "buildver guard: 3 files checked: 3 errors, 0 warnings" in result.stdout
+
+
 README = (ROOT / "README.md").read_text()
 
 
