@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-from helpers import GIT_IDENTITY, git
-from hypothesis import HealthCheck, settings
+# The suite tests buildver as installed (the README's `pip install ".[test]"`, or an editable install), not the
+# checkout's source folder that `python -m pytest` puts first on sys.path: only an install has the compiled scan
+# core, and it is what users run. This runs before anything imports buildver.
+_CHECKOUT = os.path.normcase(str(Path(__file__).resolve().parents[1]))
+sys.path[:] = [entry for entry in sys.path if os.path.normcase(os.path.abspath(entry or os.curdir)) != _CHECKOUT]
 
-from buildver.stamp.depot import SOURCE_VARIABLES
+import pytest  # noqa: E402 (after the path fix, like every import below)
+from helpers import GIT_IDENTITY, git  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from buildver.stamp.depot import SOURCE_VARIABLES  # noqa: E402
 
 # One fixed hypothesis budget for every run (CI included): no per-example deadline, which a busy machine would
 # turn into random failures, and derandomized examples, so that a failure reproduces on the next run.
@@ -34,6 +42,9 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     for name, value in GIT_IDENTITY.items():
         monkeypatch.setenv(name, value)
+    # Child processes (`python -m buildver`) run the installed buildver too, never the source folder of the current
+    # folder (Python 3.11's safe-path mode: the current folder is not put first on sys.path).
+    monkeypatch.setenv("PYTHONSAFEPATH", "1")
 
 
 @pytest.fixture

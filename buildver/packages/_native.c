@@ -18,12 +18,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sys/stat.h>
 #include <sys/types.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 
 #ifdef _WIN32
 /* Windows: the CRT's POSIX-like calls, 64-bit sizes; no dirent.h, so Python lists folders and the core reads. */
@@ -448,6 +453,13 @@ static int32_t read_key(int folder_fd, const char *path) {
 /* ---- the Python functions ---------------------------------------------------------------------------- */
 
 static PyObject *native_read_key(PyObject *self, PyObject *arg) {
+#ifdef _WIN32
+    /* The CRT's _open reads a path in the ANSI code page, not the UTF-8 PyUnicode_FSConverter gives: a name that
+     * is not ASCII could open another file. Python reads those (one source of truth, the same result). */
+    if (!PyUnicode_Check(arg) || !PyUnicode_IS_ASCII(arg)) {
+        return PyLong_FromLong(CODE_PYTHON);
+    }
+#endif
     PyObject *encoded = NULL;
     if (!PyUnicode_FSConverter(arg, &encoded)) {
         return NULL;
@@ -652,6 +664,9 @@ static PyObject *native_scan_folder(PyObject *self, PyObject *args) {
     char *path = malloc(path_capacity);
     PyObject *files = PyList_New(0), *subfolders = PyList_New(0), *result = NULL;
     if (path == NULL || files == NULL || subfolders == NULL) {
+        if (path == NULL) {
+            PyErr_NoMemory(); /* PyList_New sets its own error */
+        }
         goto done;
     }
     memcpy(path, folder, folder_length);
@@ -664,6 +679,7 @@ static PyObject *native_scan_folder(PyObject *self, PyObject *args) {
         if (needed > path_capacity) {
             char *grown = realloc(path, needed);
             if (grown == NULL) {
+                PyErr_NoMemory();
                 goto done;
             }
             path = grown;
@@ -683,9 +699,11 @@ static PyObject *native_scan_folder(PyObject *self, PyObject *args) {
             }
             continue;
         }
-        long code = names[i].type != DT_REG ? CODE_SPECIAL
-                    : read_files            ? read_key(folder_fd, names[i].name)
-                                            : CODE_PYTHON;
+        /* A path Python cannot open (longer than PATH_MAX) must not be read through the folder's descriptor,
+         * which reaches it: Python reads it, and says "file name too long", as the pure-Python reader does. */
+        long code = names[i].type != DT_REG                       ? CODE_SPECIAL
+                    : !read_files || prefix + names[i].length >= PATH_MAX ? CODE_PYTHON
+                                                                  : read_key(folder_fd, names[i].name);
         PyObject *pair = Py_BuildValue("(Nl)", text, code);
         if (pair == NULL || PyList_Append(files, pair)) {
             Py_XDECREF(pair);

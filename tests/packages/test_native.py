@@ -162,6 +162,33 @@ class TestBothReadersAgree:
             r.path for r in python_results(trailing, engine, monkeypatch)
         ]
 
+    @pytest.mark.skipif(sys.platform != "linux", reason="paths beyond PATH_MAX (4096 bytes) as Linux allows them")
+    def test_a_path_longer_than_path_max_is_left_to_python(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The core opens each file relative to its folder, which reaches a path Python cannot open: such a file
+        must not borrow the result of an earlier file with the same header (found by a review under ASan)."""
+        content = tmp_path / "Content"
+        package = ERAS["-8"].build()
+        (content / "A").mkdir(parents=True)
+        (content / "A" / "First.uasset").write_bytes(package)
+        deep = content / "B"
+        for _ in range(16):
+            deep = deep / ("d" * 240)
+        deep.mkdir(parents=True)
+        descriptor = os.open(deep, os.O_RDONLY)
+        try:  # the full path is too long to open; the name relative to its folder is not
+            with open(
+                f"{'x' * 240}.uasset", "wb", opener=lambda name, flags: os.open(name, flags, dir_fd=descriptor)
+            ) as stream:
+                stream.write(package)
+        finally:
+            os.close(descriptor)
+        engine = ENGINES[0]
+        native, python = native_results(content, engine), python_results(content, engine, monkeypatch)
+        assert native == python
+        assert [result.status.value for result in python] == ["ok", "corrupt"]
+
 
 def synthetic_variants(package: SyntheticPackage) -> dict[str, bytes]:
     """A package of one layout, and the odd cases of it: cooked, byte-swapped, UTF-16 strings, long branch, ..."""

@@ -46,6 +46,12 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.rglob("*") if p.name.endswith(TEMP_SUFFIX) or p.name == JOURNAL_NAME)
 
 
+def unmeasured_environment() -> dict[str, str]:
+    """This environment without coverage's measurement of subprocesses: coverage's own clean-up at the child's
+    exit would meet the injected failures too."""
+    return {name: value for name, value in os.environ.items() if not name.startswith("COVERAGE_PROCESS_")}
+
+
 def buildver_under_strace(folder: Path, injections: list[str], *arguments: str) -> subprocess.CompletedProcess[str]:
     """Run buildver with strace failing the system calls each injection names (``SYSCALLS:error=E:when=N``)."""
     syscalls = ",".join(injection.split(":", 1)[0] for injection in injections)
@@ -59,7 +65,11 @@ def buildver_under_strace(folder: Path, injections: list[str], *arguments: str) 
         text=True,
         timeout=120,
         check=False,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        # Without coverage's measurement of subprocesses: its own clean-up at exit would meet the injected failures.
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_PROCESS_")},
+            "PYTHONDONTWRITEBYTECODE": "1",
+        },
     )
 
 
