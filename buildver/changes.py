@@ -176,6 +176,9 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         left = _remove_files([*unrenamed, *removable])
         if journal is not None and journaled:
             left += _void_journal(journal)
+        elif journal is not None and len(pending) > 1:
+            # The journal's own temporary file, when its rename failed (under the lock: no other run's).
+            left += _remove_files(find_leftovers(journal.parent, JOURNAL_NAME))
         changed = "; ".join(
             f"{path} could not be put back ({why}){_backup_text(kept, path)}" for path, why in not_restored
         )
@@ -283,7 +286,7 @@ def _write_journal(
         os.replace(temp, journal)
     except OSError as exc:
         with contextlib.suppress(OSError):
-            temp.unlink()
+            temp.unlink()  # else apply_changes names it among what is left
         raise OSError(exc.errno, exc.strerror, str(journal)) from exc
     _fsync_folder(journal.parent)
 
