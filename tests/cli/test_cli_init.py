@@ -89,6 +89,8 @@ def test_init_appends_to_an_existing_pyproject(git_repository: GitRepository) ->
             1,
             "pyproject.toml: ",
         ),
+        ({"buildver.toml": "# settings to come\n"}, ["--version", "5.4.0"], 1, "buildver.toml: already exists"),
+        ({"pyproject.toml": "[tool]\nbuildver = 5\n"}, ["--version", "5.4.0"], 1, "[tool.buildver] must be a table"),
         # A backslash is not a separator on Linux and macOS: the file would be named Build\Build.version.
         (
             {},
@@ -163,3 +165,12 @@ def test_each_commented_setting_works_once_uncommented(git_repository: GitReposi
     assert key in tomllib.loads(config.read_text())["tool"]["buildver"]
     result = buildver(root, "update-local", "--cl", "5", "--branch", "++Game+Main", "--dry-run")
     assert (result.returncode, result.stderr) == (0, "")
+
+
+def test_init_with_build_version_beside_the_settings_takes_one_lock(git_repository: GitRepository) -> None:
+    # The Build.version's folder is the settings' folder: one lock, held once (a second would wait for the first).
+    root = git_repository(commits=0)
+    result = buildver(root, "init", "--version", "5.4.0", "--file", "Build.version")
+    assert result.returncode == 0, result.stderr
+    assert (root / "Build.version").read_text() == render_new_file(BuildVersion(5, 4, 0))
+    assert tomllib.loads((root / "buildver.toml").read_text())["tool"]["buildver"]["version-file"] == "Build.version"

@@ -1,0 +1,38 @@
+"""What ``assets scan`` is given directly, rather than found in a folder: a FIFO is named, never opened; a file
+that is not a package is reported as such."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def scan(root: Path, name: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "buildver", "assets", "scan", name, "--against", "5.3.0"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="FIFOs are POSIX")
+def test_a_fifo_given_directly_is_named_not_opened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "f.uasset")
+    result = scan(tmp_path, "f.uasset")
+    assert result.returncode == 0, result.stderr
+    assert "    f.uasset: not a regular file: a FIFO (named pipe), never opened" in result.stdout.splitlines()
+    assert result.stdout.endswith("1 file: 1 not-a-package\n")
+
+
+def test_a_text_file_given_directly_is_not_a_package(tmp_path: Path) -> None:
+    (tmp_path / "g.uasset").write_text("x\n")
+    result = scan(tmp_path, "g.uasset")
+    assert result.returncode == 0, result.stderr
+    assert "    g.uasset: byte 0: no package tag: a text file" in result.stdout.splitlines()
