@@ -266,7 +266,7 @@ def _digest(data: bytes | None) -> str | None:
 def _write_journal(
     journal: Path, pending: Sequence[FileChange], temps: Sequence[Path], backups: Sequence[Path | None]
 ) -> None:
-    root = journal.parent.parent.resolve()
+    root = _journal_root(journal)
     entries = [
         {
             "target": _journal_path(change.path, root),
@@ -291,6 +291,19 @@ def _write_journal(
     _fsync_folder(journal.parent)
 
 
+def _journal_root(journal: Path) -> Path:
+    """The project a journal belongs to: the folder holding the journal's folder (both resolved, so that a ``Build``
+    folder that is a link records its targets in the folder it leads to), but never above the git repository that
+    holds the journal: a journal at a repository's root (``version-file = "Build.version"``) has that root."""
+    from buildver.vcs import find_repository_root  # a walk up the folders: runs no git
+
+    folder = journal.parent.resolve()
+    repository = find_repository_root(folder)
+    if repository is not None and not folder.parent.is_relative_to(repository.resolve()):
+        return folder
+    return folder.parent
+
+
 def _journal_path(target: Path, root: Path) -> str:
     """A target as the journal records it: relative to the project (so that a moved tree still recovers), or
     absolute when it lies outside the project (a header the command line named there; recovery never writes it)."""
@@ -304,6 +317,18 @@ only files the killed run made itself; journals of older versions (absolute path
 
 _VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".p4", ".plastic"})
 """Folders no target of buildver ever lies in: a journal naming one is refused whole."""
+_IGNORED_IN_NAMES = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def _is_vcs_folder(part: str) -> bool:
+    """Whether a path component names a version-control folder, in any spelling a file system may take for it:
+    case, Unicode forms, characters macOS ignores, Windows' trailing dots and spaces, its streams (``::$DATA``)
+    and its short names (``GIT~1``)."""
+    import unicodedata
+
+    name = unicodedata.normalize("NFKC", part).translate(_IGNORED_IN_NAMES).casefold()
+    name = name.split(":", 1)[0].rstrip(". ")
+    return name in _VCS_FOLDERS or (name[:4] in ("git~", "svn~") and name[4:].isdigit())
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,10 +394,9 @@ def recover(journal: Path) -> list[Path]:
 
 
 def _recover(journal: Path, entries: list[_JournalEntry] | None) -> list[Path]:
-    folders = {journal.parent}
     written: list[Path] = []
     if entries is not None:
-        folders |= {entry.target.parent for entry in entries if entry.trusted}
+        folders = {journal.parent, *(entry.target.parent for entry in entries if entry.trusted)}
         states = [(entry, entry.state()) for entry in entries]
         for entry, state in states:
             if state == "changed" and entry.temp.exists():
@@ -382,7 +406,11 @@ def _recover(journal: Path, entries: list[_JournalEntry] | None) -> list[Path]:
                 )
         to_finish = [entry for entry, state in states if state == "to do"]
         done = [entry for entry, state in states if state == "done"]
-        if all(entry.trusted for entry in to_finish):
+        # A target that is neither the run's temporary file nor its new file was put back by the run's own roll-back
+        # (a rename that failed, then a kill before the clean-up), or changed by someone since: finishing the other
+        # renames would mix old and new files, so the run is undone instead.
+        rolled_back = any(state == "changed" for _, state in states)
+        if all(entry.trusted for entry in to_finish) and not (rolled_back and to_finish):
             for entry in to_finish:
                 if _digest(read_regular_file(entry.target)) == entry.old:
                     os.replace(entry.temp, entry.target)
@@ -406,8 +434,14 @@ def _recover(journal: Path, entries: list[_JournalEntry] | None) -> list[Path]:
                 f"({exc.strerror or exc}); remove it once the folder allows it"
             ) from exc
         _fsync_folder(journal.parent)
-    for folder in folders:
-        remove_leftovers(folder)
+        # Then the run's temporary and backup files; outside the journal's own folder only those, never a folder's
+        # other files (they may be another run's).
+        for entry in entries:
+            if entry.trusted:
+                for path, inode in ((entry.temp, entry.inode), (entry.backup, entry.backup_inode)):
+                    if path is not None and _is_file(path, inode):
+                        path.unlink()
+    remove_leftovers(journal.parent)  # the folder recovery locked: every leftover there is a killed run's
     return written
 
 
@@ -438,7 +472,7 @@ def _read_journal(journal: Path) -> list[_JournalEntry] | None:
         raise WriteError(f"{journal}: cannot read the recovery journal ({exc.strerror})") from exc
     if data is None:
         return None
-    root = journal.parent.parent.absolute()
+    root = _journal_root(journal)
     try:
         document = json.loads(data)
         if not isinstance(document, dict) or "buildver-journal" not in document:
@@ -463,16 +497,20 @@ def _journal_entry(entry: dict[str, object], root: Path) -> _JournalEntry:
     relative = Path(recorded)
     if relative.is_absolute() or relative.drive or relative.root:
         target, trusted = relative, False
-        if relative.is_relative_to(root) or relative.resolve().is_relative_to(root.resolve()):
+        if relative.is_relative_to(root) or relative.resolve().is_relative_to(root):
             raise ValueError(f"{recorded} is inside the project but recorded as an absolute path")
     else:
         if ".." in relative.parts:
             raise ValueError(f"{recorded} leaves the project through '..'")
+        if not relative.parts:
+            raise ValueError(f"{recorded!r} names the project itself, not a file in it")
         target = root / relative
-        if not target.resolve().is_relative_to(root.resolve()):
+        if not target.resolve().is_relative_to(root):
             raise ValueError(f"{recorded} leads out of the project through a symbolic link")
         trusted = True
-    if any(part.casefold() in _VCS_FOLDERS for part in target.parts):
+    resolved = target.resolve()
+    inside = resolved.relative_to(root).parts if resolved.is_relative_to(root) else resolved.parts
+    if any(_is_vcs_folder(part) for part in (*target.parts, *inside)):
         raise ValueError(f"{recorded} lies in a version-control folder, where buildver writes nothing")
     if not isinstance(temp_name, str) or not _names_a_file_of(temp_name, target.name, backup=False):
         raise ValueError(f"{temp_name!r} is not a temporary file of {target}")

@@ -87,6 +87,13 @@ REFUSED_TARGETS = [
     (".hg/T", "lies in a version-control folder"),
     ("Build/../../T", "leaves the project through '..'"),
     ("", "is not a path"),
+    (".", "names the project itself, not a file in it"),
+    # Spellings NTFS and HFS+ take for .git: trailing dots and spaces, a stream, a short name, an ignored character.
+    (".git./T", "lies in a version-control folder"),
+    (".git /T", "lies in a version-control folder"),
+    (".git::$INDEX_ALLOCATION/T", "lies in a version-control folder"),
+    ("GIT~1/T", "lies in a version-control folder"),
+    (".g\u200cit/T", "lies in a version-control folder"),
 ]
 
 
@@ -218,3 +225,56 @@ def test_a_tree_copied_after_the_kill_is_refused_loudly_not_dropped(tmp_path: Pa
         recover(copy / "Build" / JOURNAL_NAME)
     assert (copy / "Source" / "Version.h").read_bytes() == b"old header"
     assert (copy / "Build" / JOURNAL_NAME).exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need an administrator or developer mode")
+def test_a_link_inside_the_project_into_git_is_refused(tmp_path: Path) -> None:
+    project = repository_with_version(tmp_path / "game")
+    (project / "gitdir").symlink_to(project / ".git")
+    planted = project / ".git" / f".HEAD.0123456789ab{TEMP_SUFFIX}"
+    planted.write_bytes(b"git's")
+    journal = project / "Build" / JOURNAL_NAME
+    entry = {**JOURNAL_ENTRY, "target": "gitdir/HEAD", "temp": planted.name}
+    journal.write_text(json.dumps({"buildver-journal": 3, "entries": [entry]}))
+    with pytest.raises(WriteError, match="lies in a version-control folder"):
+        recover(journal)
+    assert planted.read_bytes() == b"git's"
+
+
+def test_a_journal_at_a_repositorys_root_trusts_nothing_above_it(tmp_path: Path) -> None:
+    # version-file = "Build.version" at the root: the journal is in the repository's root, whose parent holds
+    # other repositories. Their files are outside this project: recovery neither writes nor removes them.
+    project = repository_with_version(tmp_path / "game")
+    sibling = tmp_path / "sibling" / "Source"
+    sibling.mkdir(parents=True)
+    backup = sibling / f".Version.h.0123456789ab.backup{TEMP_SUFFIX}"
+    backup.write_bytes(b"a sibling's backup")
+    entry = {**JOURNAL_ENTRY, "target": "sibling/Source/Version.h", "temp": f".Version.h.0123456789ab{TEMP_SUFFIX}"}
+    journal = project / JOURNAL_NAME
+    journal.write_text(json.dumps({"buildver-journal": 3, "entries": [entry]}))
+    assert recover(journal) == []
+    assert backup.read_bytes() == b"a sibling's backup"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need an administrator or developer mode")
+def test_a_build_folder_that_is_a_link_still_recovers(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "Build").symlink_to(shared)
+    interrupted = tmp_path / "game"
+    first, second = interrupted / "Build" / "Build.version", interrupted / "Build" / "BuildVersion.h"
+    first.write_bytes(b"old version")
+    real_replace = os.replace
+
+    def replace_then_stop(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+        if Path(target).name == "BuildVersion.h":
+            raise KeyboardInterrupt  # Ctrl-C between the renames
+        real_replace(source, target)
+
+    with transaction(first.parent) as journal, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "replace", replace_then_stop)
+        with pytest.raises(KeyboardInterrupt):
+            apply_changes([FileChange(first, b"old version", b"new"), FileChange(second, None, b"h")], journal=journal)
+    assert recover(journal) == [shared / "BuildVersion.h"]  # named where the link leads
+    assert (first.read_bytes(), second.read_bytes()) == (b"new", b"h")
