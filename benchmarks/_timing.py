@@ -71,3 +71,24 @@ def interleaved_rates(functions: dict[str, Callable[[], object]], items: int, re
             function()
             samples[name].append(time.perf_counter() - start)
     return {name: items / statistics.median(values) for name, values in samples.items()}
+
+
+PYTHON_SCAN_FLOOR = """
+import os, sys
+size = int(sys.argv[2])
+count = 0
+stack = [sys.argv[1]]
+while stack:
+    with os.scandir(stack.pop()) as listing:
+        for entry in listing:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+            elif entry.name.lower().endswith((".uasset", ".umap")):
+                fd = os.open(entry.path, os.O_RDONLY)
+                os.read(fd, size)
+                os.close(fd)
+                count += 1
+print(count)
+"""
+"""The Python floor of a scan: walk the tree (``argv[1]``), open each package, read its first ``argv[2]`` bytes,
+close; nothing parsed, nothing printed per file."""

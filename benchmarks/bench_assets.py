@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _timing import installed, wall_times
+from _timing import PYTHON_SCAN_FLOOR, installed, wall_times
 
 from buildver.packages.scanning import PARALLEL_THRESHOLD, default_jobs
 
@@ -67,22 +67,7 @@ def time_scan(roots: list[Path], jobs: int) -> tuple[float, float, int]:
     return time.perf_counter() - start, time.process_time() - cpu_start, count
 
 
-FLOOR_CODE = """
-import os, sys
-count = 0
-stack = [sys.argv[1]]
-while stack:
-    with os.scandir(stack.pop()) as listing:
-        for entry in listing:
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(entry.path)
-            elif entry.name.lower().endswith((".uasset", ".umap")):
-                fd = os.open(entry.path, os.O_RDONLY)
-                os.read(fd, 4096)
-                os.close(fd)
-                count += 1
-print(count)
-"""
+FLOOR_CODE = PYTHON_SCAN_FLOOR
 """The floor: walk the tree, open each package and read its first 4 KiB; nothing parsed, nothing printed per file."""
 
 CEILING_CODE = "import gc; gc.disable(); import buildver.cli.app; gc.freeze(); gc.enable()\n" + FLOOR_CODE
@@ -99,8 +84,8 @@ def command_medians(
     scan = [executable, "assets", "scan", str(root), "--against", ENGINE, "--json"]
     commands: dict[str, Sequence[str]] = {}
     if with_floor:
-        commands["floor: walk, open, read 4 KiB"] = [python, "-c", FLOOR_CODE, str(root)]
-        commands["the floor after import buildver.cli.app"] = [python, "-c", CEILING_CODE, str(root)]
+        commands["floor: walk, open, read 4 KiB"] = [python, "-c", FLOOR_CODE, str(root), "4096"]
+        commands["the floor after import buildver.cli.app"] = [python, "-c", CEILING_CODE, str(root), "4096"]
     for jobs in job_counts:
         commands[f"--jobs {jobs}" if jobs else "default --jobs"] = scan + ([f"--jobs={jobs}"] if jobs else [])
     return wall_times(commands, runs=runs, cwd=REPO)

@@ -31,31 +31,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from _timing import PYTHON_SCAN_FLOOR as PYTHON_FLOOR
 from _timing import installed
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO.parent / "shared" / "fixtures" / "uasset"
 FILES_PER_FOLDER = 200
 ENGINE = "5.6.0-43139311+++UE5+Release-5.6"
-
-PYTHON_FLOOR = """
-import os, sys
-size = int(sys.argv[2])
-count = 0
-stack = [sys.argv[1]]
-while stack:
-    with os.scandir(stack.pop()) as listing:
-        for entry in listing:
-            if entry.is_dir(follow_symlinks=False):
-                stack.append(entry.path)
-            elif entry.name.lower().endswith((".uasset", ".umap")):
-                fd = os.open(entry.path, os.O_RDONLY)
-                os.read(fd, size)
-                os.close(fd)
-                count += 1
-print(count)
-"""
-"""The Python floor: walk, open, read the first ``size`` bytes, close; nothing parsed, nothing printed per file."""
 
 
 def build_tree(target: Path, count: int) -> None:

@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 __all__ = [
-    "BUNDLED_FIXTURES",
     "FIXTURES",
     "GIT_IDENTITY",
     "ROOT",
@@ -27,6 +26,7 @@ __all__ = [
     "copy_checkout",
     "git",
     "read_github_output",
+    "run_buildver",
     "run_on_terminal",
 ]
 
@@ -35,14 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 SHARED_FIXTURES = ROOT.parent / "shared" / "fixtures" / "uasset"
 """Real Unreal packages beside the project (227 files, never copied into it), when the machine has them."""
-BUNDLED_FIXTURES = ROOT / "tests" / "data" / "uasset"
-"""A subset of them in the repository (tests/data/uasset/README.md), so that a plain clone reads real packages."""
-FIXTURES = SHARED_FIXTURES if (SHARED_FIXTURES / "MANIFEST.tsv").is_file() else BUNDLED_FIXTURES
-"""The real packages the tests read: the full set when it is here, else the subset; each has a MANIFEST.tsv.
-``BUILDVER_TEST_FIXTURES=bundled`` picks the subset even where the full set is (to check that the suite passes
-with it)."""
-if os.environ.get("BUILDVER_TEST_FIXTURES") == "bundled":
-    FIXTURES = BUNDLED_FIXTURES
+FIXTURES = SHARED_FIXTURES
+"""The real packages the tests read; the tests that need them skip when the folder is absent (a plain clone)."""
 
 GIT_IDENTITY = {
     "GIT_AUTHOR_NAME": "Build Machine",
@@ -62,6 +56,22 @@ def git(cwd: Path, *arguments: str) -> str:
 
 
 GitRepository = Callable[..., Path]
+
+
+def run_buildver(
+    cwd: Path, *arguments: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """``python -m buildver ARGUMENTS`` in ``cwd`` (the installed buildver), its output as text; a run that hangs
+    fails the test after ``timeout`` seconds instead of stopping the suite."""
+    return subprocess.run(
+        [sys.executable, "-m", "buildver", *arguments],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=env,
+    )
 
 
 def copy_checkout(target: Path) -> None:

@@ -108,14 +108,12 @@ def _finish_killed_runs(folder: Path, file: Path | None) -> bool:
 
 @contextlib.contextmanager
 def _config_folder_locked(folder: Path, held: Path) -> Iterator[None]:
-    """Hold the configuration folder's lock (unless ``held``, already locked, is the same folder) with the
-    leftovers of killed runs on its configuration files removed."""
+    """Hold the configuration folder's lock, unless ``held``, already locked, is the same folder (a second lock
+    from this process would wait for the first). Its leftovers were removed by :func:`_finish_killed_runs`."""
     if folder.resolve() == held.resolve():
-        remove_leftovers(folder, CONFIG_FILES)
         yield
         return
     with locked(folder):
-        remove_leftovers(folder, CONFIG_FILES)
         yield
 
 

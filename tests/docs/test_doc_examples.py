@@ -28,7 +28,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 DATA = ROOT / "tests" / "data"
-FIXTURES = helpers.FIXTURES  # the shared real packages, else the subset in tests/data/uasset
+FIXTURES = helpers.FIXTURES  # the shared real packages (skipped where absent)
 """Real Unreal packages beside the checkout, never copied into it; the examples over them skip without it."""
 
 MARK = re.compile(r"^<!-- (?P<kind>example|not run): ?(?P<attributes>.*?) -->$")

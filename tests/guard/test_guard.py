@@ -28,7 +28,7 @@ from buildver.projects.modules_manifest import parse_modules_manifest
 from buildver.stamp.header import MacroNames, render_header
 from buildver.versions.build_version import BuildVersion, render_new_file
 
-FIXTURES = helpers.FIXTURES  # the shared real packages, else the subset in tests/data/uasset
+FIXTURES = helpers.FIXTURES  # the shared real packages (skipped where absent)
 UE55_PACKAGE = "uasset-rs/UE55/SimpleRefs/SimpleRefsRoot.uasset"
 UE52_PACKAGE = "uasset-rs/UE52/SimpleRefs/SimpleRefsRoot.uasset"
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from helpers import GIT_IDENTITY, git
+from helpers import git, run_buildver
 
 VERSION = (
     b'{\n\t"MajorVersion": 5,\n\t"MinorVersion": 3,\n\t"PatchVersion": 2,\n\t"Changelist": 0,\n'
@@ -18,15 +17,7 @@ VERSION = (
 
 
 def buildver(root: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "buildver", *arguments],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, **GIT_IDENTITY, "NO_COLOR": "1"},
-    )
+    return run_buildver(root, *arguments, env={**os.environ, "NO_COLOR": "1"})
 
 
 @pytest.fixture

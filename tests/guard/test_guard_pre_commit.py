@@ -20,7 +20,7 @@ from helpers import GIT_IDENTITY, ROOT, GitRepository, copy_checkout, git
 
 from buildver.versions.build_version import BuildVersion, render_new_file
 
-FIXTURES = helpers.FIXTURES  # the shared real packages, else the subset in tests/data/uasset
+FIXTURES = helpers.FIXTURES  # the shared real packages (skipped where absent)
 UE55_PACKAGE = FIXTURES / "uasset-rs" / "UE55" / "SimpleRefs" / "SimpleRefsRoot.uasset"
 VERSION = BuildVersion(5, 2, 1, 1000, branch_name="++Game+Main")
 

@@ -30,7 +30,7 @@ from buildver.versions.custom_versions import StoredCustomVersion
 REPOSITORY = Path(__file__).resolve().parents[2]
 TOOL = REPOSITORY / "tools" / "generate_custom_versions.py"
 MODULE = REPOSITORY / "buildver" / "packages" / "custom_version_tables.py"
-FIXTURES = helpers.FIXTURES  # the shared real packages, else the subset in tests/data/uasset
+FIXTURES = helpers.FIXTURES  # the shared real packages (skipped where absent)
 
 UE5_MAIN = "697DD581-E64F-41AB-AA4A-51ECBEB7B628"
 EDITOR = "E4B068ED-F494-42E9-A231-DA0B2E46BB41"
@@ -323,7 +323,7 @@ class TestRealPackages:
         [
             # Object versions equal, and no changelist on the engine (the Changelist-0 rule): only the custom
             # versions tell these apart, as Unreal's linker does. ``spared``: the packages not refused (by file
-            # name; None: none is refused), so that the full set and the bundled subset give the same answer.
+            # name; None: none is refused).
             ("4.17", "4.16.3", ()),
             ("4.20", "4.19.2", ()),
             ("4.22", "4.21.2", ()),

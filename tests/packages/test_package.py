@@ -28,7 +28,7 @@ from buildver.packages.reader import parse_package_summary, read_package_summary
 from buildver.packages.summary import CustomVersionFormat, PackageSummary
 from buildver.versions.custom_versions import StoredCustomVersion
 
-FIXTURES = helpers.FIXTURES  # the shared real packages, else the subset in tests/data/uasset
+FIXTURES = helpers.FIXTURES  # the shared real packages (skipped where absent)
 MANIFEST = FIXTURES / "MANIFEST.tsv"
 
 

@@ -5,21 +5,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_buildver
 
 
 def scan(root: Path, name: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "buildver", "assets", "scan", name, "--against", "5.3.0"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_buildver(root, "assets", "scan", name, "--against", "5.3.0")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="FIFOs are POSIX")

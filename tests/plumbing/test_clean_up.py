@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_buildver
 
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX
 
@@ -73,12 +74,6 @@ def buildver_under_strace(folder: Path, injections: list[str], *arguments: str) 
     )
 
 
-def buildver(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "buildver", *arguments], cwd=folder, capture_output=True, text=True, check=False
-    )
-
-
 @NEEDS_STRACE
 def test_a_write_whose_clean_up_fails_is_done_says_what_is_left_and_the_next_run_tidies(tmp_path: Path) -> None:
     folder = fresh_tree(tmp_path / "tree")
@@ -97,7 +92,7 @@ def test_a_write_whose_clean_up_fails_is_done_says_what_is_left_and_the_next_run
     assert JOURNAL_NAME in leftovers(folder)
     header = (folder / "Build" / "BuildVersion.h").read_bytes()
 
-    again = buildver(folder, *UPDATE)
+    again = run_buildver(folder, *UPDATE)
     assert again.returncode == 0, again.stderr
     assert again.stderr == ""
     assert leftovers(folder) == []
@@ -115,7 +110,7 @@ def test_a_single_file_write_whose_backup_cannot_be_removed_is_done(tmp_path: Pa
     assert ".backup.buildver-tmp (Read-only file system)" in result.stderr
     assert JOURNAL_NAME not in result.stderr  # one file: no journal
     assert json.loads((folder / "Build" / "Build.version").read_bytes())["Changelist"] == 123
-    assert buildver(folder, *UPDATE, "--skip-header").returncode == 0
+    assert run_buildver(folder, *UPDATE, "--skip-header").returncode == 0
     assert leftovers(folder) == []
 
 
@@ -135,7 +130,7 @@ def test_a_failed_rename_rolls_back_and_names_what_it_could_not_remove(tmp_path:
     assert not (folder / "Build" / "BuildVersion.h").exists()
     assert leftovers(folder)
 
-    again = buildver(folder, *UPDATE)
+    again = run_buildver(folder, *UPDATE)
     assert again.returncode == 0, again.stderr
     assert leftovers(folder) == []
     assert json.loads((folder / "Build" / "Build.version").read_bytes())["Changelist"] == 123
@@ -153,9 +148,8 @@ def test_a_kill_after_a_failed_renames_roll_back_is_undone_not_finished(tmp_path
     reached = 0
     for step in range(8, 24):
         folder = fresh_tree(tmp_path / f"step-{step}")
-        assert (
-            buildver(folder, "update-local", "-f", "Build/Build.version", "--cl", "1", "--branch", "A").returncode == 0
-        )
+        first = run_buildver(folder, "update-local", "-f", "Build/Build.version", "--cl", "1", "--branch", "A")
+        assert first.returncode == 0
         before = {name: (folder / "Build" / name).read_bytes() for name in ("Build.version", "BuildVersion.h")}
         command = ["strace", "-f", "-qq", "-o", os.devnull, "-e", "trace=rename,renameat,renameat2"]
         command += ["-e", "inject=rename,renameat,renameat2:error=EACCES:when=3"]
@@ -170,8 +164,8 @@ def test_a_kill_after_a_failed_renames_roll_back_is_undone_not_finished(tmp_path
         if not (folder / "Build" / JOURNAL_NAME).exists():
             continue
         reached += 1
-        assert buildver(folder, "header", "--check", "-f", "Build/Build.version").returncode in (0, 1)  # reads only
-        recovered = buildver(folder, "show", "-f", "Build/Build.version")  # reading: no recovery either
+        assert run_buildver(folder, "header", "--check", "-f", "Build/Build.version").returncode in (0, 1)  # reads only
+        recovered = run_buildver(folder, "show", "-f", "Build/Build.version")  # reading: no recovery either
         assert recovered.returncode == 0
         from buildver.changes import recover
 

@@ -11,32 +11,18 @@ import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import git
+from helpers import git, run_buildver
 
 from buildver.changes import JOURNAL_NAME, TEMP_SUFFIX, FileChange, apply_changes, recover, transaction
 from buildver.errors import WriteError
 
-HANG_LIMIT = 60
-
 
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def buildver(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "buildver", *arguments],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=HANG_LIMIT,
-        check=False,
-    )
 
 
 def repository_with_version(folder: Path) -> Path:
@@ -71,7 +57,7 @@ def test_the_issues_crafted_journal_cannot_remove_git_head(tmp_path: Path) -> No
         journal.write_text(json.dumps({"buildver-journal": version, "entries": entries}))
         git(repository, "add", "-A")
         git(repository, "commit", "--quiet", "-m", "a planted journal")
-        result = buildver(repository, "update-local", "--skip-header", "--cl", "123")
+        result = run_buildver(repository, "update-local", "--skip-header", "--cl", "123")
         assert result.returncode == 3, result.stderr
         assert result.stderr.count("\n") == 1
         assert result.stderr.startswith(f"buildver: error: {journal}: unreadable recovery journal")

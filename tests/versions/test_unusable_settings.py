@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import run_buildver
 
 DATA = Path(__file__).parents[1] / "data"
 VERSION = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
@@ -66,17 +65,6 @@ def tree(root: Path) -> Path:
     return root
 
 
-def buildver(folder: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "buildver", *arguments],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 def files(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file() and not p.is_symlink()}
 
@@ -94,7 +82,7 @@ def test_an_unusable_settings_file_is_one_error_and_nothing_is_written(
     root = tree(tmp_path / "game")
     make(root / name)
     before = files(root)
-    result = buildver(root, *command)
+    result = run_buildver(root, *command)
     assert result.returncode == 1, result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith(f"buildver: error: {root / name}: cannot read the settings (")
@@ -120,7 +108,7 @@ DEEP_TABLE = "y = " + "{a = " * 400 + "1" + "}" * 400 + "\n"
 def test_deeply_nested_toml_is_one_error_line(tmp_path: Path, name: str, content: str) -> None:
     root = tree(tmp_path / "game")
     (root / name).write_text(content)
-    result = buildver(root, "show")
+    result = run_buildver(root, "show")
     assert result.returncode == 1, result.stderr
     assert result.stderr == f"buildver: error: {root / name}: arrays or inline tables nested too deeply to read\n"
 
@@ -128,7 +116,7 @@ def test_deeply_nested_toml_is_one_error_line(tmp_path: Path, name: str, content
 def test_a_deep_pyproject_without_buildver_is_not_parsed_at_all(tmp_path: Path) -> None:
     root = tree(tmp_path / "game")
     (root / "pyproject.toml").write_text("[project]\nname = 'game'\n" + DEEP_ARRAY)
-    result = buildver(root, "show", "--field", "Changelist")
+    result = run_buildver(root, "show", "--field", "Changelist")
     assert (result.returncode, result.stderr) == (0, "")
 
 
@@ -138,7 +126,7 @@ def test_init_into_a_deeply_nested_pyproject_is_one_error_line(tmp_path: Path) -
     (root / ".git").mkdir()
     (root / "pyproject.toml").write_text("[project]\nname = 'game'\n" + DEEP_TABLE)
     before = (root / "pyproject.toml").read_bytes()
-    result = buildver(root, "init", "--version", "5.3.2")
+    result = run_buildver(root, "init", "--version", "5.3.2")
     assert result.returncode == 1, result.stderr
     # tomlkit stops at 100 levels with its own message; deeper still, Python's stack would: either is one line.
     assert result.stderr.startswith(f"buildver: error: {root / 'pyproject.toml'}: ")
