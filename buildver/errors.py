@@ -126,3 +126,8 @@ class CleanupWarning(BuildverWarning):
 
 class EngineLookupError(BuildverError):
     """A project's engine that cannot be found, or a list of installed engines that cannot be read."""
+
+
+class FieldNotFoundError(BuildverError):
+    """A field ``show --field`` names that the place does not have (a game without a Build.version of its own
+    has no MajorVersion; a project on an unknown engine has no Android version code): exit 1, not a usage error."""

@@ -347,6 +347,12 @@ def index_paths_under(root: Path, folders: list[str]) -> list[str]:
     return [os.fsdecode(name) for name in output.split(b"\0") if name]
 
 
+def index_paths_ending(root: Path, suffix: str) -> list[str]:
+    """The repository-relative paths in the index whose names end with ``suffix`` (any case), in any folder."""
+    output = _run_git(root, "ls-files", "-z", "--", f":(glob,icase)**/*{suffix}")[1]
+    return [os.fsdecode(name) for name in output.split(b"\0") if name]
+
+
 def _scoped_pathspecs(paths: Iterable[str]) -> Iterator[list[str]]:
     """Literal pathspecs covering ``paths``, by at most 1,000: one per folder, not per file.
 

@@ -61,21 +61,28 @@ def scan_command(
 
     if against is not None and file is not None:
         raise UsageError("give either --against or --file, not both")
-    config = load_config()  # refuses a bad configuration even when --against makes the version file unneeded
-    if against is None:
-        from buildver.projects.engine import engine_version_file
-        from buildver.versions.current import load_version_file
+    from buildver.errors import EngineLookupError
+    from buildver.projects.place import engine_here
 
-        # In a game project: the project's engine, never the game's own Build.version.
-        file = file if file is not None else engine_version_file(paths[0])
-        against = load_version_file(file, config=config).record.engine_version
+    # The engine of the place the first path is in: in a game, the project's engine, never the game's own version.
+    engine = engine_here(
+        paths[0],
+        config=load_config(),  # refuses a bad configuration even with --against
+        file=file,
+        against=None if against is None else against.version,
+        against_release_only=against is not None and against.release_only,
+    )
+    if engine.version is None:
+        raise EngineLookupError(engine.missing or f"{paths[0]}: no engine is known here")
+    engine_version = engine.version
     paths = _distinct(paths)
     if verbose:
         sys.stderr.write(f"buildver: reading package headers with {reader_description()}\n")
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr) if interactive else None
-    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, against, palette(sys.stdout))
-    counts = _print_results(scan_shared(paths, against, jobs=jobs), output, progress)
+    heading = engine.describe() if engine.release_only else str(engine_version)
+    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, heading, palette(sys.stdout))
+    counts = _print_results(scan_shared(paths, engine_version, jobs=jobs), output, progress)
     if any(status.is_failure for status in counts):
         raise typer.Exit(1)
 
@@ -181,7 +188,7 @@ class _TableOutput:
 
     COLUMNS = "{:<21} {:<4} {:<4} {:<5} {:<4} {:<42} {}"
 
-    def __init__(self, stream: TextIO, engine: EngineVersion, paint: Palette | None = None) -> None:
+    def __init__(self, stream: TextIO, engine: EngineVersion | str, paint: Palette | None = None) -> None:
         self.stream = stream
         self.paint = paint or Palette(False)
         header = self.COLUMNS.format("STATUS", "L", "UE4", "UE5", "LIC", "SAVED BY", "PATH")

@@ -10,13 +10,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, TextIO
+from typing import Annotated, NamedTuple, TextIO
 
 import typer
 
 from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
+    "AgainstEngine",
     "AgainstOption",
     "FileOption",
     "JsonFlag",
@@ -24,6 +25,7 @@ __all__ = [
     "colour_diff",
     "new_app",
     "palette",
+    "parse_against",
     "parse_version",
     "print_error",
     "print_json",
@@ -73,13 +75,32 @@ def parse_version(text: str) -> EngineVersion:
         raise typer.BadParameter(str(exc)) from None
 
 
+class AgainstEngine(NamedTuple):
+    """``--against``: an engine version, or only a release (``5.3``: that release's tables decide)."""
+
+    version: EngineVersion
+    release_only: bool
+
+
+def parse_against(text: str) -> AgainstEngine:
+    """``--against``'s value: ``MAJOR.MINOR`` (a release, as EngineAssociation and ``UE_5.3`` name engines) or a
+    whole engine version; anything else is a usage error (exit 2) with buildver's message."""
+    parts = text.strip().split(".")
+    if len(parts) == 2 and all(part.isascii() and part.isdigit() and len(part) <= 5 for part in parts):
+        return AgainstEngine(EngineVersion(int(parts[0]), int(parts[1]), 0), True)
+    try:
+        return AgainstEngine(EngineVersion.parse(text), False)
+    except ValueError as exc:
+        raise typer.BadParameter(f"{exc}; or a release, MAJOR.MINOR (5.3)") from None
+
+
 AgainstOption = Annotated[
-    EngineVersion | None,
+    AgainstEngine | None,
     typer.Option(
         "--against",
-        parser=parse_version,
+        parser=parse_against,
         metavar="VERSION",
-        help="The engine version to check against, instead of a Build.version's.",
+        help="The engine to check against, instead of the project's: a release (5.3) or a version (5.3.2-29314046).",
         show_default=False,
     ),
 ]

@@ -45,20 +45,27 @@ def check_command(
     In a game project the engine build is the project's engine (as ``buildver engine`` finds it), unless --file or
     --against names another.
     """
-    from buildver.errors import UsageError
+    from buildver.errors import EngineLookupError, UsageError
     from buildver.projects.check import check_project
-    from buildver.projects.engine import engine_version_file
+    from buildver.projects.place import engine_here
     from buildver.projects.verdicts import Status
-    from buildver.versions.current import load_version_file
 
     if against is not None and file is not None:
         raise UsageError("give either --against or --file, not both")
-    engine_build = against or load_version_file(file if file is not None else engine_version_file(path))
+    engine = engine_here(
+        path,
+        file=file,
+        against=None if against is None else against.version,
+        against_release_only=against is not None and against.release_only,
+    )
+    if engine.version is None:
+        raise EngineLookupError(engine.missing or f"{path}: no engine is known here")
+    engine_build = engine.build
     report = check_project(path, engine_build, engine_plugins=engine_plugins)
     if json_output:
         print_json(report.to_json())
     else:
-        sys.stdout.write(render_table(report))
+        sys.stdout.write(render_table(report, None if engine.version_file is not None else engine.how))
     for result in report.results:
         if result.status is Status.MALFORMED:
             print_error(f"{printable(result.path)}: {printable(result.reason)}")
@@ -71,13 +78,14 @@ def check_command(
 COLUMNS = "{:<14} {:<8} {:<26} {}"
 
 
-def render_table(report: ProjectReport) -> str:
+def render_table(report: ProjectReport, source: str | None = None) -> str:
     """One row per file (its reason below when it is not simply compatible), then the counts; malformed files are
-    left to the error lines on stderr."""
+    left to the error lines on stderr. ``source``: where an engine without a Build.version came from."""
     from buildver.projects.verdicts import Status
 
     lines = [
-        f"engine {report.engine}, CompatibleWith() {report.compatible_with} ({report.version_file or '--against'})",
+        f"engine {report.engine}, CompatibleWith() {report.compatible_with} "
+        f"({printable(report.version_file or source or '--against')})",
         COLUMNS.format("STATUS", "KIND", "DECLARED", "PATH"),
     ]
     for result in report.results:

@@ -5,10 +5,9 @@ annotations``: typer reads the real annotation objects, instead of evaluating th
 """
 
 import enum
-import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,8 +15,11 @@ from buildver.cli.common import (
     FileOption,
     print_json,
 )
-from buildver.errors import UsageError
 from buildver.text import printable
+
+if TYPE_CHECKING:
+    from buildver.projects.game import GameProject
+    from buildver.versions.build_version import VersionFile
 
 
 class OutputFormat(enum.Enum):
@@ -58,10 +60,9 @@ def show(
     ] = None,
 ) -> None:
     """Show the Build.version: its fields and the engine versions Unreal derives from them; in a game project, the
-    game's own versions too (ProjectVersion, Android's version codes and name, iOS's VersionInfo)."""
-    from buildver.file_names import find_project
-    from buildver.versions.config import load_config
-    from buildver.versions.current import load_version_file
+    engine the project uses and the game's own versions (ProjectVersion, Android's version codes and name, iOS's
+    VersionInfo), with or without a Build.version of the game's own."""
+    from buildver.errors import FieldNotFoundError
     from buildver.versions.report import FIELD_NAMES, describe_version_file, environment_lines, field_value, value_lines
     from buildver.versions.report import show_fields as all_fields
 
@@ -69,38 +70,91 @@ def show(
         raise typer.BadParameter(f"--json and --format {output_format.value} disagree", param_hint="'--format'")
     chosen = OutputFormat.JSON if json_output else output_format or OutputFormat.TEXT
     names = _field_names(fields or [], FIELD_NAMES)
-    version_file = load_version_file(file, config=load_config())
-    # Only a Build.version in a project pays for reading the project's config files.
-    project = find_project(Path(os.path.abspath(version_file.path)).parent)
-    game = None
-    if project is not None:
-        from buildver.projects.game import read_game_project
-
-        game = read_game_project(project)
+    version_file, game = _what_to_show(file)
     game_fields = {} if game is None else game.fields()
     for name in names:
-        if name not in FIELD_NAMES and name not in game_fields:
-            where = "no .uproject at or above the Build.version" if game is None else game.describe()
-            raise UsageError(f"{version_file.path}: no {name} here ({where})")
+        if name in game_fields or (name in FIELD_NAMES and version_file is not None):
+            continue
+        if game is None:
+            where = "no .uproject here, at or above the folder, or below it"
+            raise FieldNotFoundError(f"{version_file.path if version_file else Path.cwd()}: no {name} here ({where})")
+        if name in FIELD_NAMES:
+            raise FieldNotFoundError(
+                f"{game.project}: no {name} here: the game keeps no Build.version of its own (buildver init --version "
+                "creates one; buildver engine shows the engine's)"
+            )
+        raise FieldNotFoundError(f"{game.project}: no {name} here ({game.describe()})")
     if names:
         shown = {
-            name: game_fields[name].value if name in game_fields else field_value(version_file, name) for name in names
+            name: game_fields[name].value if name in game_fields else field_value(_present(version_file), name)
+            for name in names
         }
     else:
-        shown = {**all_fields(version_file), **{name: sourced.value for name, sourced in game_fields.items()}}
+        shown = {
+            **(all_fields(version_file) if version_file is not None else {}),
+            **{name: sourced.value for name, sourced in game_fields.items()},
+        }
     if chosen is OutputFormat.JSON:
         if game is not None and not names:
             shown["Project"] = str(game.project)
+            shown["Engine"] = game.engine.to_json()
             shown["GameVersionSources"] = {name: f"{item.source}: {item.rule}" for name, item in game_fields.items()}
         print_json(shown)
     elif chosen is OutputFormat.ENV:
-        sys.stdout.write(environment_lines(version_file, shown))
+        sys.stdout.write(environment_lines(_source(version_file, game), shown))
     elif names:
-        sys.stdout.write(value_lines(version_file, [(name, shown[name]) for name in names]))
+        sys.stdout.write(value_lines(_source(version_file, game), [(name, shown[name]) for name in names]))
     else:
-        sys.stdout.write(describe_version_file(version_file))
+        if game is not None:
+            sys.stdout.write(printable(f"engine: {game.engine.describe()}") + "\n")
+        if version_file is not None:
+            sys.stdout.write(describe_version_file(version_file))
         if game is not None:
             sys.stdout.write("".join(printable(line) + "\n" for line in game.lines()))
+
+
+def _what_to_show(file: Path | None) -> "tuple[VersionFile | None, GameProject | None]":
+    """The Build.version to show (``--file``, else the place's own) and, in a game, the game with its engine.
+
+    A game's engine is the one ``buildver.projects.place`` finds; a ``--file`` that is an engine tree's
+    Build.version names the engine too. An engine that cannot be read is shown as missing, with the reason: the
+    game's own versions are still worth showing.
+    """
+    from buildver.errors import BuildverError
+    from buildver.projects.place import PlaceEngine, PlaceKind, find_place, place_engine
+    from buildver.versions.build_version import load_build_version
+    from buildver.versions.current import load_version_file
+
+    place = find_place()
+    if place.kind is not PlaceKind.GAME or place.project is None:
+        return load_version_file(file, config=place.config), None
+    from buildver.projects.game import read_game_project
+    from buildver.versions.engine_tree import engine_root
+
+    version_file = None
+    if file is not None:
+        version_file = load_version_file(file)
+    elif place.own_version_file is not None:
+        version_file = load_build_version(place.own_version_file)
+    names_engine = version_file is not None and engine_root(Path(version_file.path)) is not None
+    try:
+        engine = place_engine(place, file=version_file.path if names_engine and version_file else None)
+    except BuildverError as exc:
+        engine = PlaceEngine(None, "", missing=str(exc))
+    return version_file, read_game_project(place.project, engine)
+
+
+def _present(version_file: "VersionFile | None") -> "VersionFile":
+    assert version_file is not None  # checked above: a Build.version field is asked only where there is a file
+    return version_file
+
+
+def _source(version_file: "VersionFile | None", game: "GameProject | None") -> Path:
+    """The file a refused value is reported against: the Build.version shown, else the game's ``.uproject``."""
+    if version_file is not None:
+        return version_file.path
+    assert game is not None  # a value is shown only from one of them
+    return game.project
 
 
 def _field_names(asked: list[str], build_version_names: tuple[str, ...]) -> list[str]:

@@ -33,8 +33,10 @@ from buildver.reading import LFS_POINTER_MAX_SIZE, is_lfs_pointer
 from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
+    from buildver.projects.place import PlaceEngine
     from buildver.stamp.header import MacroNames
     from buildver.vcs import Blob, GitEntry
+    from buildver.versions.build_version import BuildVersion
     from buildver.versions.config import Config
     from buildver.versions.engine_version import EngineVersion
 
@@ -106,6 +108,7 @@ STAGED_SIZE_LIMITS: dict[str, int] = {
     "header": 16 << 20,
     "manifest": 16 << 20,
     "plugin": 16 << 20,
+    "project": 16 << 20,
     "engine-ini": 64 << 20,
 }
 """The largest staged blob of each kind the guard reads, in bytes: far above any real one (a Build.version is
@@ -120,6 +123,7 @@ _CHECK_OF_KIND = {
     "manifest": "modules-build-id",
     "plugin": "plugin-invalid",
     "package": "package-unreadable",
+    "project": "no-engine-version",
 }
 """The check that reports a staged file of each kind that the guard does not read (too large, not a file)."""
 
@@ -144,7 +148,8 @@ class Snapshot:
     refused: tuple[tuple[str, str, str], ...]
     """``(check, path, why)``: staged files not read (larger than their limit, or not a file in the index)."""
     engine_path: str | None
-    """The engine's Build.version in the index (the packages and plugins are checked against it), or None."""
+    """The repository's own Build.version in the index (configured, else ``Build/`` or ``Engine/Build/``), or
+    None: an engine tree's is the engine; a game's is only the game's own version."""
     engine_candidates: tuple[str, ...]
     engine_file: VersionFile | None
     header: tuple[str, bytes | None, bool, MacroNames | None] | None
@@ -160,6 +165,10 @@ class Snapshot:
     """Packages whose working-tree file is the staged one: read from there, header only."""
     package_blobs: Iterator[tuple[str, Blob | None]]
     """The other packages' staged bytes (their start and end), streamed one at a time."""
+    engine_of: dict[str, PlaceEngine]
+    """The engine each staged package, plugin and game config file is judged against: its project's engine (from
+    the staged ``.uproject``'s EngineAssociation), else the repository's own (an engine tree's, or another
+    project's Build.version); ``version`` None when none is known (``missing`` says why)."""
     checked: int
 
 
@@ -306,7 +315,10 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     inis = sorted({ini for ini in ini_of_package.values() if ini is not None})
     folder_manifests = _folder_manifests(root, manifests) if manifests else []
     header_paths = [header_path] if check_the_header and header_path else []
+    judged = [*packages, *plugins, *game_configs]
+    project_of, uprojects = _projects_of(root, judged) if judged else ({}, [])
     small_kinds = {
+        **dict.fromkeys(sorted({project for project in project_of.values() if project}), "project"),
         **dict.fromkeys(inis, "engine-ini"),
         **dict.fromkeys(folder_manifests, "manifest"),
         **dict.fromkeys(plugins, "plugin"),
@@ -337,6 +349,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
     }
+    engine_of = _engines(root, config, reader, project_of, small, engine_path, engine_file, bool(uprojects))
     return Snapshot(
         root=root,
         settings=settings,
@@ -356,6 +369,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         warn_empty={path: warn_of_ini.get(ini_of_package.get(path) or "", True) for path in packages},
         working_tree_packages=tuple(path for path in streamed if path not in unstaged),
         package_blobs=package_blobs,
+        engine_of=engine_of,
         checked=checked,
     )
 
@@ -394,36 +408,150 @@ def check(snapshot: Snapshot) -> list[Finding]:
     if snapshot.manifests:
         forced = "" if engine_file is None else engine_file.record.build_id
         findings += check_manifests(snapshot.manifest_blobs, snapshot.manifests, forced, settings)
-    engine = None if engine_file is None else engine_file.record.engine_version
-    if (snapshot.packages or snapshot.plugins) and engine is None:
-        where = snapshot.engine_path or snapshot.engine_candidates[0]
-        problem = "is not valid" if snapshot.engine_path else "is not in the index"
-        counts = ((snapshot.packages, "packages"), (snapshot.plugins, ".uplugin files"))
-        unchecked = ", ".join(f"{len(files)} staged {noun}" for files, noun in counts if files)
-        findings += settings.finding(
-            "no-engine-version", where, f"{problem}: {unchecked} not checked against an engine"
-        )
+    findings += _unjudged(snapshot)
     refused = {path for _, path, _ in snapshot.refused}
     for path, data in snapshot.plugins.items():
         if path in refused:
             continue
+        engine = snapshot.engine_of[path]
         if data is None:
             findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
-        elif engine_file is not None:
-            findings += check_plugin(path, data, engine_file.record, settings)
+        elif engine.version is not None:
+            findings += check_plugin(path, data, _record(engine), settings)
     root = snapshot.root
     for path in snapshot.working_tree_packages:
-        findings += _check_package_file(path, root / path, engine, snapshot.warn_empty[path], settings, root)
+        version = snapshot.engine_of[path].version
+        findings += _check_package_file(path, root / path, version, snapshot.warn_empty[path], settings, root)
     for path, blob in snapshot.package_blobs:
+        version = snapshot.engine_of[path].version
         if blob is None:
             findings += settings.finding("package-unreadable", path, "not in the index (stage it with git add)")
             continue
         oid = _lfs_object_id(blob.data) if blob.size <= LFS_POINTER_MAX_SIZE else None
         if oid is None:
-            findings += _check_package_blob(path, blob, engine, snapshot.warn_empty[path], settings)
+            findings += _check_package_blob(path, blob, version, snapshot.warn_empty[path], settings)
         else:
-            findings += _check_lfs_package(root, path, oid, engine, snapshot.warn_empty[path], settings)
+            findings += _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings)
     return findings
+
+
+def _unjudged(snapshot: Snapshot) -> list[Finding]:
+    """One ``no-engine-version`` finding per engine that is not known, naming what was not checked and why."""
+    unknown: dict[str, tuple[list[str], list[str]]] = {}
+    for paths, index in ((snapshot.packages, 0), (snapshot.plugins, 1)):
+        for path in paths:
+            missing = snapshot.engine_of[path].missing
+            if snapshot.engine_of[path].version is None and missing is not None:
+                unknown.setdefault(missing, ([], []))[index].append(path)
+    findings: list[Finding] = []
+    for missing, (packages, plugins) in unknown.items():
+        counts = ((packages, "packages"), (plugins, ".uplugin files"))
+        unchecked = ", ".join(f"{len(files)} staged {noun}" for files, noun in counts if files)
+        where, _, why = missing.partition(": ")
+        findings += snapshot.settings.finding(
+            "no-engine-version", where, f"{unchecked} not checked against an engine ({why or missing})"
+        )
+    return findings
+
+
+def _record(engine: PlaceEngine) -> BuildVersion:
+    from buildver.projects.place import engine_build_record
+
+    if engine.version_file is not None:
+        return engine.version_file.record
+    assert engine.version is not None
+    return engine_build_record(engine.version)
+
+
+def _projects_of(root: Path, paths: list[str]) -> tuple[dict[str, str | None], list[str]]:
+    """Each path's project: the ``.uproject`` in the index in its folder or the nearest folder above it (the first
+    by name), and every ``.uproject`` in the index."""
+    from buildver.file_names import PROJECT_SUFFIX
+    from buildver.vcs import index_paths_ending
+
+    uprojects = sorted(index_paths_ending(root, PROJECT_SUFFIX))
+    by_folder: dict[str, str] = {}
+    for project in uprojects:
+        by_folder.setdefault(posixpath.dirname(project), project)
+    nearest: dict[str, str | None] = {}  # folder -> its project, memoised: 10,000 packages share a few folders
+
+    def project_of(folder: str) -> str | None:
+        walked = []
+        owner = None
+        while folder not in nearest:
+            walked.append(folder)
+            if folder in by_folder or not folder:
+                owner = by_folder.get(folder)
+                break
+            folder = posixpath.dirname(folder)
+        else:
+            owner = nearest[folder]
+        for seen in walked:
+            nearest[seen] = owner
+        return owner
+
+    found = {path: project_of(posixpath.dirname(path)) for path in paths}
+    return found, uprojects
+
+
+def _engines(
+    root: Path,
+    config: Config,
+    reader: _Reader,
+    project_of: dict[str, str | None],
+    small: dict[str, bytes | None],
+    engine_path: str | None,
+    engine_file: VersionFile | None,
+    has_projects: bool,
+) -> dict[str, PlaceEngine]:
+    """The engine of each judged path (``Snapshot.engine_of``), decided by ``buildver.projects.place``."""
+    from buildver.errors import BuildverError
+    from buildver.projects.engine import association_of
+    from buildver.projects.place import ENGINE_SETTING_ADVICE, PlaceEngine, engine_for_association, engine_setting
+    from buildver.versions.engine_tree import engine_root
+
+    def read_version_file(path: Path) -> VersionFile | None:
+        """An engine's Build.version: from the index when it is in the repository (what the commit holds), else
+        from the disk."""
+        from buildver.versions.build_version import load_build_version, parse_build_version
+
+        relative = os.path.relpath(path, root)
+        if relative.startswith(os.pardir) or os.path.isabs(relative):
+            return load_build_version(path) if path.is_file() else None
+        key = Path(relative).as_posix()
+        entry = reader.entries([key]).get(key)
+        data = reader.read([(key, "version", entry, False)])[key]
+        return None if data is None else parse_build_version(data, Path(key))
+
+    per_project: dict[str, PlaceEngine] = {}
+    for project in sorted({project for project in project_of.values() if project}):
+        data = small.get(project)
+        try:
+            association = None if data is None else association_of(data, project)
+            per_project[project] = engine_for_association(
+                root / project, association, config=config, read_version_file=read_version_file
+            )
+        except BuildverError as exc:
+            per_project[project] = PlaceEngine(None, "", missing=str(exc))
+    # Outside every project: an engine tree's own Build.version, or another project's; never a game's own version.
+    if engine_file is not None and (not has_projects or engine_root(root / (engine_path or "")) is not None):
+        default = PlaceEngine(engine_file.record.engine_version, str(engine_path), engine_file)
+    else:
+        try:
+            setting = engine_setting(config)
+        except BuildverError as exc:
+            setting = PlaceEngine(None, "", missing=str(exc))
+        if setting is not None:
+            default = setting
+        else:
+            candidate = engine_path or (
+                config.version_file.as_posix() if config.version_file is not None else SEARCHED_PATHS[0].as_posix()
+            )
+            problem = "not valid" if engine_path else "not in the index"
+            if has_projects and engine_file is not None:
+                problem = "the game's own version, not an engine's, and these files are in no project"
+            default = PlaceEngine(None, "", missing=f"{candidate}: {problem}; {ENGINE_SETTING_ADVICE}")
+    return {path: per_project[project] if project else default for path, project in project_of.items()}
 
 
 def _check_package_blob(

@@ -178,20 +178,9 @@ def check_project(
     if isinstance(engine_build, EngineVersion):
         if engine_plugins:
             raise UsageError("--engine-plugins needs the engine's Engine/Build/Build.version, not --against")
-        from buildver.versions.build_version import BuildVersion
+        from buildver.projects.place import engine_build_record
 
-        # The Build.version such a build would have, its compatible changelist its changelist: CompatibleWith()
-        # follows (patch 0 for Epic's builds, the real patch for a licensee's).
-        version = engine_build
-        record = BuildVersion(
-            version.major,
-            version.minor,
-            version.patch,
-            version.changelist,
-            version.changelist,
-            version.licensee,
-            branch_name=version.branch,
-        )
+        record = engine_build_record(engine_build)
         engine, compatible_with = record.engine_version, record.compatible_engine_version
         engine_root, source, build_id = None, None, ""
     else:

@@ -36,10 +36,12 @@ __all__ = [
     "AssociationKind",
     "EngineInstallation",
     "ProjectEngine",
+    "association_of",
     "engine_version_file",
     "installed_engines",
     "is_engine_root",
     "project_engine",
+    "read_association",
     "read_install_ini",
     "read_launcher_installed",
     "settings_folder",
@@ -266,22 +268,17 @@ def project_engine(
     environ: Mapping[str, str] = os.environ,
     home: Path | None = None,
     registry: Callable[[], list[tuple[str, str]]] = read_registry_builds,
+    association: str | None = None,
 ) -> ProjectEngine:
     """The engine of the ``.uproject`` at ``project``, found as Unreal finds it; EngineLookupError when it is not
-    installed here (the message says what was looked for where, and how to name the engine instead)."""
+    installed here (the message says what was looked for where, and how to name the engine instead).
+
+    ``association``: the project's EngineAssociation when it is already known (the guard reads the staged
+    ``.uproject``); by default it is read from the file.
+    """
     shown = str(project)
-    try:
-        data = read_regular_file(project)
-    except OSError as exc:
-        raise EngineLookupError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
-    if data is None:
-        raise EngineLookupError(f"{shown}: no such file")
-    try:
-        document = read_object(data, shown)
-    except DescriptorError as exc:
-        raise EngineLookupError(str(exc)) from None
-    value = document.get("engineassociation")
-    association = value if isinstance(value, str) else ""
+    if association is None:
+        association = read_association(project)
     project_dir = Path(os.path.abspath(project)).parent
     hint = "install it, or give its Engine/Build/Build.version to project check or assets scan with --file"
     if not association:
@@ -317,6 +314,30 @@ def project_engine(
             f"{', '.join(looked)}); {hint}"
         )
     return ProjectEngine(project, association, kind, chosen.root, f"{chosen.source}")
+
+
+def read_association(project: Path) -> str:
+    """The ``.uproject``'s EngineAssociation as Unreal 5 reads it ("" when it names none or is not a string);
+    EngineLookupError when the file cannot be read or is not a project descriptor."""
+    shown = str(project)
+    try:
+        data = read_regular_file(project)
+    except OSError as exc:
+        raise EngineLookupError(f"{shown}: cannot read the file ({exc.strerror or exc})") from None
+    if data is None:
+        raise EngineLookupError(f"{shown}: no such file")
+    return association_of(data, shown)
+
+
+def association_of(data: bytes, shown: str) -> str:
+    """The EngineAssociation of a ``.uproject``'s bytes ("" when it names none); EngineLookupError when they are
+    not a descriptor."""
+    try:
+        document = read_object(data, shown)
+    except DescriptorError as exc:
+        raise EngineLookupError(str(exc)) from None
+    value = document.get("engineassociation")
+    return value if isinstance(value, str) else ""
 
 
 def _kind_of(association: str) -> AssociationKind:

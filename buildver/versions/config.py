@@ -8,6 +8,7 @@ file is found: most Unreal projects have none, and every command looks. ``buildv
 # No ``from __future__ import annotations``: typing.NamedTuple would compile each field's annotation text into
 # a ForwardRef at import, which every command pays (benchmarks/bench_core.py, import time).
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -35,6 +36,7 @@ _KEYS = {
     "rules": "the update-local rules: an engine version X.Y, or buildver (default: from the engine tree)",
     "skip-header": "true: update-local and header leave every header alone",
     "guard": "the pre-commit guard's settings",
+    "engine": "where the project's engine is not installed: its release (5.3), version or Build.version's path",
     "project-version": "update-local in a game: ProjectVersion's template, e.g. {Major}.{Minor}.{Patch}.{Changelist}",
     "android-store-version": "update-local in a game: Android's StoreVersion template, e.g. {Changelist}",
 }
@@ -56,6 +58,9 @@ class Config(NamedTuple):
     project_version: str | None = None
     android_store_version: str | None = None
     guard: Mapping[str, Any] = MappingProxyType({})
+    engine: str | Path | None = None
+    """The engine to judge against where the project's engine is not on the machine: a release or version
+    (text), or the absolute path of a Build.version."""
 
 
 def find_config(start: Path) -> Path | None:
@@ -156,7 +161,45 @@ def load_config(start: Path | None = None) -> Config:
         project_version=_template_setting(path, table, "project-version", where),
         android_store_version=_template_setting(path, table, "android-store-version", where),
         guard=guard,
+        engine=_engine_setting(path, table, where),
     )
+
+
+def _engine_setting(path: Path, table: Mapping[str, Any], where: str) -> str | Path | None:
+    """``engine``: a release (``5.3``), an engine version (``5.3.2-29314046+++UE5+Release-5.3``), or the path of
+    a Build.version (relative to the settings file; it is only read, so it may lie outside the repository)."""
+    value = _string_setting(path, table, "engine", where)
+    if value is None:
+        return None
+    if "/" in value or "\\" in value or value.lower().endswith(".version"):
+        _refuse_backslashes(path, "engine", value, where)
+        if "\0" in value:
+            raise ConfigError(f"{path}: {where}engine {value!r} contains a NUL character, which no path can hold")
+        return Path(os.path.abspath(path.parent / value))
+    parts = value.split(".")
+    if len(parts) == 2 and all(part.isascii() and part.isdigit() for part in parts):
+        return value
+    from buildver.versions.engine_version import EngineVersion
+
+    try:
+        EngineVersion.parse(value)
+    except ValueError as exc:
+        raise ConfigError(
+            f"{path}: {where}engine {value!r} is neither a release (5.3), an engine version (5.3.2) nor the path "
+            f"of a Build.version ({exc})"
+        ) from None
+    return value
+
+
+def _refuse_backslashes(path: Path, key: str, value: str, where: str) -> None:
+    """A path written with backslashes (a settings file made on Windows) names one file on Linux and macOS: say
+    so, with the path written with /, which Windows reads too."""
+    if "\\" in value and os.sep != "\\":
+        forward = value.replace("\\", "/")
+        raise ConfigError(
+            f"{path}: {where}{key} {value!r}: a backslash is not a path separator on this system; write {forward!r} "
+            "(Windows reads / too)"
+        )
 
 
 TEMPLATE_FIELDS = ("Major", "Minor", "Patch", "Changelist", "CompatibleChangelist")
@@ -237,6 +280,7 @@ def _path_setting(path: Path, table: Mapping[str, Any], key: str, where: str) ->
     value = _string_setting(path, table, key, where)
     if value is None:
         return None
+    _refuse_backslashes(path, key, value, where)
     if "\0" in value:
         # No file system allows NUL in a name; Python's path functions would raise ValueError on it.
         raise ConfigError(f"{path}: {where}{key} {value!r} contains a NUL character, which no path can hold")

@@ -60,18 +60,13 @@ def describe_version_file(version_file: VersionFile) -> str:
     return "\n".join(lines) + "\n"
 
 
-def bare_values(version_file: VersionFile, names: list[str]) -> str:
-    """The value of each named field on a line of its own, for a script; a value holding a line break is refused."""
-    return value_lines(version_file, [(name, field_value(version_file, name)) for name in names])
-
-
-def value_lines(version_file: VersionFile, values: list[tuple[str, object]]) -> str:
+def value_lines(source: object, values: list[tuple[str, object]]) -> str:
     """Each value on a line of its own, in the order asked (a name asked twice, twice), for a script; a value
-    holding a line break is refused."""
-    return "".join(f"{_one_line(version_file, name, value)}\n" for name, value in values)
+    holding a line break is refused, naming ``source`` (the file the values were read from)."""
+    return "".join(f"{_one_line(source, name, value)}\n" for name, value in values)
 
 
-def environment_lines(version_file: VersionFile, fields: dict[str, object]) -> str:
+def environment_lines(source: object, fields: dict[str, object]) -> str:
     """``NAME=value`` lines for a shell's ``eval`` or ``$GITHUB_ENV``.
 
     A value made only of characters no shell treats specially is written bare (every number and version, and
@@ -81,18 +76,18 @@ def environment_lines(version_file: VersionFile, fields: dict[str, object]) -> s
     """
     lines = []
     for name, value in fields.items():
-        text = _one_line(version_file, name, value)
+        text = _one_line(source, name, value)
         if text.strip(_SHELL_PLAIN):  # some character is not in the set
             text = "'" + text.replace("'", "'\\''") + "'"
         lines.append(f"{name}={text}\n")
     return "".join(lines)
 
 
-def _one_line(version_file: VersionFile, name: str, value: object) -> str:
+def _one_line(source: object, name: str, value: object) -> str:
     text = str(value)
     if any(char in text for char in "\n\r\0\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
         raise VersionFileError(
-            f"{version_file.path}: {name} {text!r} holds a line break or NUL, which one line per value cannot "
+            f"{source}: {name} {text!r} holds a line break or NUL, which one line per value cannot "
             "carry; use --format json"
         )
     return text

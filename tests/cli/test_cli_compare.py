@@ -252,7 +252,7 @@ def test_every_rule_named_is_documented_in_the_guide() -> None:
         (["compare", "4.19", "4.19.0"], "Invalid value for 'FIRST': invalid engine version '4.19'"),
         (["compare", "4.19.0", "4.19"], "Invalid value for 'SECOND': invalid engine version '4.19'"),
         (["compatible", "4.19.0", "x"], "Invalid value for 'SECOND': invalid engine version 'x'"),
-        (["assets", "scan", "--against", "5.3", "."], "Invalid value for '--against': invalid engine version '5.3'"),
+        (["assets", "scan", "--against", "5.x", "."], "Invalid value for '--against': invalid engine version '5.x'"),
         (["compare", "4.19.0"], "Missing argument 'SECOND'"),
     ],
 )

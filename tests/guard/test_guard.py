@@ -383,10 +383,12 @@ def test_guard_refuses_a_real_package_saved_by_a_newer_engine(repo: Path, monkey
 def test_guard_warns_about_empty_engine_versions_unless_the_staged_ini_turns_it_off(
     repo: Path, monkeypatch: pytest.MonkeyPatch, ini: bytes | None, warned: bool
 ) -> None:
+    # A native game in its engine's depot: no EngineAssociation, the engine in the folder above.
     files = {"Game/Game.uproject": b"{}", "Game/Content/Map.umap": EMPTY_ENGINE.build()}
     if ini is not None:
         files["Game/Config/DefaultEngine.ini"] = ini
-    commit(repo, {"Build/Build.version": version_bytes(UE55)})
+    (repo / "Engine" / "Binaries").mkdir(parents=True)
+    commit(repo, {"Engine/Build/Build.version": version_bytes(UE55), "Engine/Source/Runtime/Core.Build.cs": b""})
     stage(repo, files)
     code, lines = run_command(repo, monkeypatch)
     assert code == 0
@@ -407,8 +409,9 @@ def test_guard_without_a_build_version_warns_that_packages_are_not_checked(
     code, lines = run_command(root, monkeypatch)
     assert code == 0
     assert lines[0] == (
-        "Build/Build.version: warning[no-engine-version]: is not in the index: "
-        "1 staged packages not checked against an engine"
+        "Build/Build.version: warning[no-engine-version]: 1 staged packages not checked against an engine (not in "
+        'the index; set engine = "MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver], or give '
+        "--against MAJOR.MINOR or --file)"
     )
 
 

@@ -180,7 +180,8 @@ def test_reading_a_package_file_that_is_a_fifo_never_waits(tmp_path: Path, targe
 
 
 def test_every_kind_the_guard_reads_whole_has_a_limit_far_above_any_real_file() -> None:
-    assert set(STAGED_SIZE_LIMITS) == {"version", "game-config", "header", "manifest", "plugin", "engine-ini"}
+    kinds = {"version", "game-config", "header", "manifest", "plugin", "project", "engine-ini"}
+    assert set(STAGED_SIZE_LIMITS) == kinds
     assert min(STAGED_SIZE_LIMITS.values()) >= 16 << 20
 
 

@@ -369,16 +369,34 @@ def test_project_check_takes_either_against_or_file(game: Path, capsys: pytest.C
     assert (code, out, err) == (2, "", "buildver: error: give either --against or --file, not both\n")
 
 
-def test_project_check_in_a_game_whose_engine_is_not_installed_is_one_error(
+def test_project_check_in_a_game_whose_launcher_engine_is_not_installed_uses_that_release_s_tables(
     game: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (game / "RTSOpen.uproject").write_text(json.dumps({"FileVersion": 3, "EngineAssociation": "5.4"}))
     before = (game / "Build" / "Build.version").read_bytes()
     code, out, err = run_cli(capsys, "project", "check")
-    assert (code, out) == (1, "")
-    assert err.startswith(f"buildver: error: {game / 'RTSOpen.uproject'}: EngineAssociation '5.4' (a launcher build")
-    assert err.count("\n") == 1
+    assert (code, err) == (1, "")  # the plugin made for 5.3.0 is refused by 5.4, as Unreal refuses it
+    assert out.splitlines()[0] == (
+        "engine 5.4.0-0, CompatibleWith() 5.4.0-0 (EngineAssociation 5.4: not installed here, so release 5.4's tables)"
+    )
     assert (game / "Build" / "Build.version").read_bytes() == before
+
+
+def test_project_check_in_a_game_whose_source_build_is_not_registered_is_one_error_naming_the_setting(
+    game: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    guid = "{6B0C63A1-4C4F-1F4B-9B58-B4E2A2E6A8C1}"
+    (game / "RTSOpen.uproject").write_text(json.dumps({"FileVersion": 3, "EngineAssociation": guid}))
+    code, out, err = run_cli(capsys, "project", "check")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"buildver: error: {game / 'RTSOpen.uproject'}: EngineAssociation '{guid}' (a source build")
+    assert err.endswith('; or set engine = "MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver]\n')
+    assert err.count("\n") == 1
+    # The setting names the engine on machines that do not have it.
+    (game / "buildver.toml").write_text('engine = "5.3"\n')
+    code, out, err = run_cli(capsys, "project", "check")
+    assert (code, err) == (0, "")  # the project is not decidable (its build is registered on another machine)
+    assert out.splitlines()[0].startswith("engine 5.3.0-0, CompatibleWith() 5.3.0-0 (engine = '5.3' in ")
 
 
 def test_assets_scan_in_a_game_compares_with_the_game_s_engine(game: Path, capsys: pytest.CaptureFixture[str]) -> None:

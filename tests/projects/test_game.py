@@ -77,11 +77,11 @@ def test_a_game_whose_engine_is_not_found_shows_project_version_and_why_nothing_
     code, out, err = run_cli(capsys, "show")
     assert (code, err) == (0, "")
     heading, version = out.split("IsFormalBuild", 1)[1].splitlines()[1:]
-    assert heading.startswith("TankFire.uproject: the game's own versions (its engine is not found here: ")
-    assert heading.endswith("; Android and iOS values need the engine's release)")
+    assert heading.startswith("TankFire.uproject: the game's own versions (its engine is not known here (")
+    assert heading.endswith("); Android and iOS values need the engine's release)")
     assert version == "  ProjectVersion           1.0.3.0         Config/DefaultGame.ini:9: ProjectVersion"
     code, out, err = run_cli(capsys, "show", "--field", "AndroidVersionCodeArm64")
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")  # a field this place does not have; 2 is for usage errors
     assert err.startswith("buildver: error: ")
     assert "no AndroidVersionCodeArm64 here (TankFire.uproject: the game's own versions (its engine" in err
 
@@ -92,8 +92,8 @@ def test_a_game_field_outside_a_project_is_one_error(tmp_path: Path, capsys: pyt
     code, out, err = run_cli(
         capsys, "show", "-f", str(tmp_path / "Build" / "Build.version"), "--field", "ProjectVersion"
     )
-    assert (code, out) == (2, "")
-    assert err.endswith("no ProjectVersion here (no .uproject at or above the Build.version)\n")
+    assert (code, out) == (1, "")
+    assert err.endswith("no ProjectVersion here (no .uproject here, at or above the folder, or below it)\n")
 
 
 def test_an_unknown_field_lists_the_game_s_names_too(game: Path, capsys: pytest.CaptureFixture[str]) -> None:
