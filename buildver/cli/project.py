@@ -46,14 +46,12 @@ def check_command(
     --against names another.
     """
     from buildver.errors import UsageError
-    from buildver.projects.check import check_project
-    from buildver.projects.engine import engine_version_file
+    from buildver.projects.check import check_project, default_engine_build
     from buildver.projects.verdicts import Status
-    from buildver.versions.current import load_version_file
 
     if against is not None and file is not None:
         raise UsageError("give either --against or --file, not both")
-    engine_build = against or load_version_file(file if file is not None else engine_version_file(path))
+    engine_build = against or default_engine_build(path, file)
     report = check_project(path, engine_build, engine_plugins=engine_plugins)
     if json_output:
         print_json(report.to_json())
@@ -68,7 +66,9 @@ def check_command(
         raise typer.Exit(1)
 
 
-COLUMNS = "{:<14} {:<8} {:<26} {}"
+DECLARED_WIDTH = 26
+"""The DECLARED column's least width; it widens to the longest value, so that a braced GUID (38 characters) or a
+path association is shown whole."""
 
 
 def render_table(report: ProjectReport) -> str:
@@ -76,15 +76,19 @@ def render_table(report: ProjectReport) -> str:
     left to the error lines on stderr."""
     from buildver.projects.verdicts import Status
 
+    shown = [result for result in report.results if result.status is not Status.MALFORMED]
+    declared = ["-" if result.declared is None else printable(result.declared) or '""' for result in shown]
+    width = max([DECLARED_WIDTH, *map(len, declared)])
+
+    def row(status: str, kind: str, value: str, path: str) -> str:
+        return f"{status:<14} {kind:<8} {value:<{width}} {path}".rstrip()
+
     lines = [
         f"engine {report.engine}, CompatibleWith() {report.compatible_with} ({report.version_file or '--against'})",
-        COLUMNS.format("STATUS", "KIND", "DECLARED", "PATH"),
+        row("STATUS", "KIND", "DECLARED", "PATH"),
     ]
-    for result in report.results:
-        if result.status is Status.MALFORMED:
-            continue
-        declared = "-" if result.declared is None else _clip(printable(result.declared), 26) or '""'
-        lines.append(COLUMNS.format(result.status, result.kind, declared, printable(result.path)).rstrip())
+    for result, value in zip(shown, declared, strict=True):
+        lines.append(row(result.status, result.kind, value, printable(result.path)))
         if result.status is not Status.COMPATIBLE:
             lines.append(f"    {printable(result.reason)}")
     counts = report.counts()
@@ -95,7 +99,3 @@ def render_table(report: ProjectReport) -> str:
     else:
         lines.append("nothing to check: no .uproject, .uplugin or binaries .modules found")
     return "\n".join(lines) + "\n"
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from buildver.errors import BuildverError, DescriptorError, UsageError
+from buildver.errors import BuildverError, DescriptorError, EngineLookupError, UsageError
 from buildver.file_names import MANIFEST_SUFFIX, PLUGIN_SUFFIX, PROJECT_SUFFIX
 from buildver.projects.descriptors import parse_plugin_descriptor, parse_project_descriptor
 from buildver.projects.verdicts import (
@@ -29,9 +29,11 @@ from buildver.projects.verdicts import (
 from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
+    from buildver.projects.descriptors import ProjectDescriptor
+    from buildver.projects.engine import IdentifierLookup
     from buildver.versions.build_version import VersionFile
 
-__all__ = ["ProjectReport", "check_project", "find_descriptors"]
+__all__ = ["ProjectReport", "check_project", "default_engine_build", "find_descriptors", "plugin_repository"]
 
 _SKIPPED_FOLDERS = frozenset({"intermediate", "saved", "deriveddatacache", "content"})
 """Build and cache output (copies of descriptors made by packaging live there), and Content folders, which UE5's
@@ -165,12 +167,84 @@ def _read(file: Path, shown: str) -> bytes:
     return data
 
 
+def plugin_repository(path: Path) -> Path | None:
+    """The ``.uplugin`` of a plugin's own repository that ``path`` is in: the first by name in the nearest folder at
+    or above ``path`` that has one, when no ``.uproject`` is at or above ``path``; else None."""
+    from buildver.file_names import find_project
+
+    if find_project(path) is not None:
+        return None
+    folder = Path(os.path.abspath(path))
+    if folder.is_file():
+        if folder.name.lower().endswith(PLUGIN_SUFFIX):
+            return folder
+        folder = folder.parent
+    for candidate in (folder, *folder.parents):
+        try:
+            plugins = sorted(
+                entry for entry in candidate.iterdir() if entry.name.lower().endswith(PLUGIN_SUFFIX) and entry.is_file()
+            )
+        except OSError:
+            continue
+        if plugins:
+            return plugins[0]
+    return None
+
+
+def default_engine_build(path: Path, file: Path | None = None) -> VersionFile:
+    """The engine build ``project check`` compares with when no bare version is given: ``file``'s, else the engine
+    of the project at or above ``path`` (as ``buildver engine`` finds it), else the Build.version every command uses.
+
+    In a plugin's own repository with none of those, an EngineLookupError that says how to name the engine: a plugin
+    is made for engine releases, so ``--against`` a release is what works there, never a Build.version of its own.
+    """
+    from buildver.errors import NoVersionFileError
+    from buildver.projects.engine import engine_version_file
+    from buildver.versions.current import load_version_file
+
+    if file is not None:
+        return load_version_file(file)
+    try:
+        return load_version_file(engine_version_file(path))
+    except NoVersionFileError as exc:
+        plugin = plugin_repository(path)
+        if plugin is None:
+            raise
+        release = _release_of(plugin)
+        raise EngineLookupError(
+            f"{plugin}: a plugin's own repository, with no engine to check it against: no .uproject at or above it "
+            f"names one, and {str(exc).partition(': ')[2]}; name the engine: buildver project check --against "
+            f"{release}, or --file with the engine's Engine/Build/Build.version"
+        ) from None
+
+
+def _release_of(plugin: Path) -> str:
+    """The ``MAJOR.MINOR`` the plugin says it was made for, or ``MAJOR.MINOR`` itself when it names none."""
+    from buildver.projects.lenient_version import parse_unreal_engine_version
+    from buildver.reading import read_regular_file
+
+    try:
+        data = read_regular_file(plugin)
+        declared = "" if data is None else parse_plugin_descriptor(data, str(plugin)).engine_version
+    except (OSError, BuildverError):
+        declared = ""
+    version = parse_unreal_engine_version(declared) if declared else None
+    return "MAJOR.MINOR" if version is None else f"{version.major}.{version.minor}"
+
+
 def check_project(
-    path: Path, engine_build: VersionFile | EngineVersion, *, engine_plugins: bool = False
+    path: Path,
+    engine_build: VersionFile | EngineVersion,
+    *,
+    engine_plugins: bool = False,
+    look_up: Callable[[str], IdentifierLookup] | None = None,
 ) -> ProjectReport:
     """Check every project, plugin and binaries manifest under ``path`` against an engine build: the one of a
     Build.version, or a bare engine version (``--against``), taken as a build whose compatible changelist is its
     changelist.
+
+    A project associated by a GUID or another name is looked up among this machine's engines with ``look_up``
+    (default: ``buildver.projects.engine.look_up_identifier``, as ``buildver engine`` does), once per name.
 
     A descriptor or manifest that cannot be read is a MALFORMED result, not an exception: one bad plugin does not
     hide the verdicts on the others (Unreal, too, reports it and goes on with the rest).
@@ -212,13 +286,22 @@ def check_project(
     base = path.parent if path.is_file() else path
     results: list[CheckResult] = []
     binaries_folders: list[Path] = []
+    registered = _Registered(look_up)
     for file in find_descriptors(path, engine_root=engine_root, engine_plugins=engine_plugins):
         shown = _display(file, base, engine_root)
         try:
             data = _read(file, shown)
             if file.name.lower().endswith(PROJECT_SUFFIX):
                 project = parse_project_descriptor(data, shown)
-                results.append(check_association(project, engine, project_dir=file.parent, engine_root=engine_root))
+                results.append(
+                    check_association(
+                        project,
+                        engine,
+                        project_dir=file.parent,
+                        engine_root=engine_root,
+                        registered=registered.of(project, engine),
+                    )
+                )
             else:
                 results.append(check_plugin(parse_plugin_descriptor(data, shown), compatible_with))
         except DescriptorError as exc:
@@ -229,6 +312,28 @@ def check_project(
     order = list(Kind)
     results.sort(key=lambda result: (order.index(result.kind), result.path))
     return ProjectReport(source, engine, compatible_with, tuple(results))
+
+
+class _Registered:
+    """What this machine registers under each GUID or name a project is associated with, looked up once per name."""
+
+    def __init__(self, look_up: Callable[[str], IdentifierLookup] | None) -> None:
+        self._look_up = look_up
+        self._found: dict[str, IdentifierLookup] = {}
+
+    def of(self, project: ProjectDescriptor, engine: EngineVersion) -> IdentifierLookup | None:
+        """The lookup of the association ``engine`` reads, or None for one that is not an identifier."""
+        from buildver.projects.engine import AssociationKind, IdentifierLookup, association_kind, look_up_identifier
+
+        association = project.engine_association_for(engine.major)
+        if association_kind(association) not in (AssociationKind.GUID, AssociationKind.IDENTIFIER):
+            return None
+        if association not in self._found:
+            try:
+                self._found[association] = (self._look_up or look_up_identifier)(association)
+            except EngineLookupError as exc:  # one unreadable list does not hide the other verdicts
+                self._found[association] = IdentifierLookup(association, None, (), problem=str(exc))
+        return self._found[association]
 
 
 def _check_binaries(
