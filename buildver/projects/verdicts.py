@@ -232,7 +232,7 @@ def check_association(
         if engine_root is not None and same_folder(registered.root, engine_root):
             return result(Status.COMPATIBLE, f"{where}, this engine's folder")
         if engine_root is None:
-            return result(Status.NOT_DECIDABLE, f"{where}; the engine checked against is a version, not a folder")
+            return result(Status.NOT_DECIDABLE, f"{where}; the folder of the engine checked against is not known")
         return result(
             Status.NOT_DECIDABLE, f"{where}, not this engine's folder: which build is there is not known here"
         )
