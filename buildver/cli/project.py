@@ -75,7 +75,9 @@ def check_command(
         raise typer.Exit(1)
 
 
-COLUMNS = "{:<14} {:<8} {:<26} {}"
+DECLARED_WIDTH = 26
+"""The DECLARED column's least width; it widens to the longest value, so that a braced GUID (38 characters) or a
+path association is shown whole."""
 
 
 def render_table(report: ProjectReport, source: str | None = None) -> str:
@@ -83,16 +85,20 @@ def render_table(report: ProjectReport, source: str | None = None) -> str:
     left to the error lines on stderr. ``source``: where an engine without a Build.version came from."""
     from buildver.projects.verdicts import Status
 
+    shown = [result for result in report.results if result.status is not Status.MALFORMED]
+    declared = ["-" if result.declared is None else printable(result.declared) or '""' for result in shown]
+    width = max([DECLARED_WIDTH, *map(len, declared)])
+
+    def row(status: str, kind: str, value: str, path: str) -> str:
+        return f"{status:<14} {kind:<8} {value:<{width}} {path}".rstrip()
+
     lines = [
         f"engine {report.engine}, CompatibleWith() {report.compatible_with} "
         f"({printable(report.version_file or source or '--against')})",
-        COLUMNS.format("STATUS", "KIND", "DECLARED", "PATH"),
+        row("STATUS", "KIND", "DECLARED", "PATH"),
     ]
-    for result in report.results:
-        if result.status is Status.MALFORMED:
-            continue
-        declared = "-" if result.declared is None else _clip(printable(result.declared), 26) or '""'
-        lines.append(COLUMNS.format(result.status, result.kind, declared, printable(result.path)).rstrip())
+    for result, value in zip(shown, declared, strict=True):
+        lines.append(row(result.status, result.kind, value, printable(result.path)))
         if result.status is not Status.COMPATIBLE:
             lines.append(f"    {printable(result.reason)}")
     counts = report.counts()
@@ -103,7 +109,3 @@ def render_table(report: ProjectReport, source: str | None = None) -> str:
     else:
         lines.append("nothing to check: no .uproject, .uplugin or binaries .modules found")
     return "\n".join(lines) + "\n"
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from buildver.errors import BuildverError, DescriptorError, UsageError
+from buildver.errors import BuildverError, DescriptorError, EngineLookupError, UsageError
 from buildver.file_names import MANIFEST_SUFFIX, PLUGIN_SUFFIX, PROJECT_SUFFIX
 from buildver.projects.descriptors import parse_plugin_descriptor, parse_project_descriptor
 from buildver.projects.verdicts import (
@@ -29,6 +29,8 @@ from buildver.projects.verdicts import (
 from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
+    from buildver.projects.descriptors import ProjectDescriptor
+    from buildver.projects.engine import IdentifierLookup
     from buildver.versions.build_version import VersionFile
 
 __all__ = ["ProjectReport", "check_project", "find_descriptors"]
@@ -166,11 +168,18 @@ def _read(file: Path, shown: str) -> bytes:
 
 
 def check_project(
-    path: Path, engine_build: VersionFile | EngineVersion, *, engine_plugins: bool = False
+    path: Path,
+    engine_build: VersionFile | EngineVersion,
+    *,
+    engine_plugins: bool = False,
+    look_up: Callable[[str], IdentifierLookup] | None = None,
 ) -> ProjectReport:
     """Check every project, plugin and binaries manifest under ``path`` against an engine build: the one of a
     Build.version, or a bare engine version (``--against``), taken as a build whose compatible changelist is its
     changelist.
+
+    A project associated by a GUID or another name is looked up among this machine's engines with ``look_up``
+    (default: ``buildver.projects.engine.look_up_identifier``, as ``buildver engine`` does), once per name.
 
     A descriptor or manifest that cannot be read is a MALFORMED result, not an exception: one bad plugin does not
     hide the verdicts on the others (Unreal, too, reports it and goes on with the rest).
@@ -201,13 +210,22 @@ def check_project(
     base = path.parent if path.is_file() else path
     results: list[CheckResult] = []
     binaries_folders: list[Path] = []
+    registered = _Registered(look_up)
     for file in find_descriptors(path, engine_root=engine_root, engine_plugins=engine_plugins):
         shown = _display(file, base, engine_root)
         try:
             data = _read(file, shown)
             if file.name.lower().endswith(PROJECT_SUFFIX):
                 project = parse_project_descriptor(data, shown)
-                results.append(check_association(project, engine, project_dir=file.parent, engine_root=engine_root))
+                results.append(
+                    check_association(
+                        project,
+                        engine,
+                        project_dir=file.parent,
+                        engine_root=engine_root,
+                        registered=registered.of(project, engine),
+                    )
+                )
             else:
                 results.append(check_plugin(parse_plugin_descriptor(data, shown), compatible_with))
         except DescriptorError as exc:
@@ -218,6 +236,28 @@ def check_project(
     order = list(Kind)
     results.sort(key=lambda result: (order.index(result.kind), result.path))
     return ProjectReport(source, engine, compatible_with, tuple(results))
+
+
+class _Registered:
+    """What this machine registers under each GUID or name a project is associated with, looked up once per name."""
+
+    def __init__(self, look_up: Callable[[str], IdentifierLookup] | None) -> None:
+        self._look_up = look_up
+        self._found: dict[str, IdentifierLookup] = {}
+
+    def of(self, project: ProjectDescriptor, engine: EngineVersion) -> IdentifierLookup | None:
+        """The lookup of the association ``engine`` reads, or None for one that is not an identifier."""
+        from buildver.projects.engine import AssociationKind, IdentifierLookup, association_kind, look_up_identifier
+
+        association = project.engine_association_for(engine.major)
+        if association_kind(association) not in (AssociationKind.GUID, AssociationKind.IDENTIFIER):
+            return None
+        if association not in self._found:
+            try:
+                self._found[association] = (self._look_up or look_up_identifier)(association)
+            except EngineLookupError as exc:  # one unreadable list does not hide the other verdicts
+                self._found[association] = IdentifierLookup(association, None, (), problem=str(exc))
+        return self._found[association]
 
 
 def _check_binaries(

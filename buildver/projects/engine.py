@@ -35,11 +35,14 @@ __all__ = [
     "REGISTRY_BUILDS_KEY",
     "AssociationKind",
     "EngineInstallation",
+    "IdentifierLookup",
     "ProjectEngine",
+    "association_kind",
     "association_of",
     "engine_version_file",
     "installed_engines",
     "is_engine_root",
+    "look_up_identifier",
     "project_engine",
     "read_association",
     "read_install_ini",
@@ -79,6 +82,24 @@ class EngineInstallation:
     root: Path
     source: str
     """The file or registry key that lists it."""
+
+
+@dataclass(frozen=True, slots=True)
+class IdentifierLookup:
+    """What this machine's lists say about one engine identifier (a GUID, ``5.3``, any registered name)."""
+
+    identifier: str
+    installation: EngineInstallation | None
+    """The engine registered under it (the last entry of that name, as in Unreal's map), or None."""
+    looked: tuple[str, ...]
+    """The files and registry keys that were read, in order."""
+    problem: str = ""
+    """Why the lists could not be read (an EngineLookupError's message), or empty."""
+
+    @property
+    def root(self) -> Path | None:
+        """The registered engine's folder, or None when nothing here is registered under the identifier."""
+        return None if self.installation is None else self.installation.root
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +301,12 @@ def project_engine(
     if association is None:
         association = read_association(project)
     project_dir = Path(os.path.abspath(project)).parent
-    hint = "install it, or give its Engine/Build/Build.version to project check or assets scan with --file"
+    kind = association_kind(association)
+    release = association if kind is AssociationKind.LAUNCHER else "MAJOR.MINOR"
+    hint = (
+        "install it, or give its Engine/Build/Build.version to project check or assets scan with --file, or name "
+        f"its release with --against {release}"
+    )
     if not association:
         for folder in project_dir.parents:
             if is_engine_root(folder):
@@ -298,12 +324,8 @@ def project_engine(
             f"{shown}: EngineAssociation {association!r} is a path to {root}, which holds no Engine/Binaries and "
             f"Engine/Build; {hint}"
         )
-    kind = _kind_of(association)
-    engines, looked = installed_engines(platform=platform, environ=environ, home=home, registry=registry)
-    chosen = None
-    for engine in engines:  # a later entry of the same name replaces an earlier one, as in Unreal's map
-        if _same_identifier(engine.identifier, association, kind):
-            chosen = engine
+    lookup = look_up_identifier(association, platform=platform, environ=environ, home=home, registry=registry)
+    chosen, looked = lookup.installation, lookup.looked
     if chosen is None:
         what = {
             AssociationKind.LAUNCHER: f"a launcher build of Unreal {association}",
@@ -340,7 +362,32 @@ def association_of(data: bytes, shown: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _kind_of(association: str) -> AssociationKind:
+def look_up_identifier(
+    identifier: str,
+    *,
+    platform: str = sys.platform,
+    environ: Mapping[str, str] = os.environ,
+    home: Path | None = None,
+    registry: Callable[[], list[tuple[str, str]]] = read_registry_builds,
+) -> IdentifierLookup:
+    """FDesktopPlatformBase::GetEngineRootDirFromIdentifier (4.22 to 5.x): the engine this machine registers under
+    ``identifier``, compared as :func:`project_engine` compares it; EngineLookupError when a list cannot be read."""
+    kind = association_kind(identifier)
+    engines, looked = installed_engines(platform=platform, environ=environ, home=home, registry=registry)
+    chosen = None
+    for engine in engines:  # a later entry of the same name replaces an earlier one, as in Unreal's map
+        if _same_identifier(engine.identifier, identifier, kind):
+            chosen = engine
+    return IdentifierLookup(identifier, chosen, tuple(looked))
+
+
+def association_kind(association: str) -> AssociationKind:
+    """What an EngineAssociation names, by FDesktopPlatformBase's tests: empty, a path, ``MAJOR.MINOR``, a GUID or
+    another identifier."""
+    if not association:
+        return AssociationKind.EMPTY
+    if "/" in association or "\\" in association:
+        return AssociationKind.PATH
     if parse_stock_engine_version(association) is not None:  # FDesktopPlatformBase::TryParseStockEngineVersion
         return AssociationKind.LAUNCHER
     return AssociationKind.GUID if _guid_digits(association) is not None else AssociationKind.IDENTIFIER

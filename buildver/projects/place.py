@@ -337,11 +337,33 @@ def place_engine(
     setting = engine_setting(config)
     if setting is not None:
         return setting
-    if place.kind is PlaceKind.PLUGIN:
-        why = f"{place.plugin}: a plugin's own repository names no engine"
-    else:
-        why = f"{place.root}: no Build/Build.version or Engine/Build/Build.version here or above, and no .uproject"
+    if place.kind is PlaceKind.PLUGIN and place.plugin is not None:
+        return PlaceEngine(
+            None,
+            "",
+            missing=(
+                f"{place.plugin}: a plugin's own repository, with no engine to check it against; name the engine: "
+                f"--against {_release_of(place.plugin)}, or --file with the engine's Engine/Build/Build.version, or "
+                f"{ENGINE_SETTING}"
+            ),
+        )
+    why = f"{place.root}: no Build/Build.version or Engine/Build/Build.version here or above, and no .uproject"
     return PlaceEngine(None, "", missing=f"{why}; {ENGINE_SETTING_ADVICE}")
+
+
+def _release_of(plugin: Path) -> str:
+    """The ``MAJOR.MINOR`` the plugin says it was made for (its EngineVersion), else ``MAJOR.MINOR`` itself."""
+    from buildver.projects.descriptors import parse_plugin_descriptor
+    from buildver.projects.lenient_version import parse_unreal_engine_version
+    from buildver.reading import read_regular_file
+
+    try:
+        data = read_regular_file(plugin)
+        declared = "" if data is None else parse_plugin_descriptor(data, str(plugin)).engine_version
+    except (OSError, BuildverError):
+        declared = ""
+    version = parse_unreal_engine_version(declared) if declared else None
+    return "MAJOR.MINOR" if version is None else f"{version.major}.{version.minor}"
 
 
 def engine_here(

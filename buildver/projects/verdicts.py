@@ -20,11 +20,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from buildver.errors import BuildverError
 from buildver.projects.descriptors import PluginDescriptor, ProjectDescriptor
 from buildver.projects.lenient_version import parse_stock_engine_version, parse_unreal_engine_version
 from buildver.versions.engine_version import EngineVersion, VersionComparison, VersionComponent
+
+if TYPE_CHECKING:
+    from buildver.projects.engine import IdentifierLookup
 
 __all__ = ["CheckResult", "Kind", "Status", "check_association", "check_manifests", "check_plugin", "same_folder"]
 
@@ -39,7 +43,8 @@ class Status(enum.StrEnum):
     CONVERT = "convert"
     """A project made with an older engine: Unreal offers to convert it (open a copy, convert in place, skip)."""
     NOT_DECIDABLE = "not-decidable"
-    """An association that only the machine that registered it can resolve (a GUID, a path to another folder)."""
+    """An association that leads elsewhere or nowhere known: a GUID or name registered for another folder or not on
+    this machine, a path to another folder."""
     REFUSED = "refused"
     """A plugin Unreal skips unless someone says yes in a dialog, a project it will not open, stale modules."""
     MALFORMED = "malformed"
@@ -169,12 +174,15 @@ def check_association(
     *,
     project_dir: Path | None = None,
     engine_root: Path | None = None,
+    registered: IdentifierLookup | None = None,
 ) -> CheckResult:
     """A project's EngineAssociation against the engine build whose FEngineVersion::Current() is ``engine``.
 
     ``project_dir`` and ``engine_root`` (the folder holding ``Engine/``) decide an empty association and a path;
     without them those are not decidable. A version ``MAJOR.MINOR`` (a launcher build) is decided by GetNewest
-    as the project browser does; a GUID (a source build registered on one machine) is never decidable here.
+    as the project browser does. A GUID or another identifier is decided like a path by ``registered``, what this
+    machine's lists say about it (``buildver.projects.engine.look_up_identifier``): compatible when it is
+    registered as ``engine_root``; without ``registered`` it is not decidable.
     """
     association = descriptor.engine_association_for(engine.major)
 
@@ -217,15 +225,28 @@ def check_association(
             Status.CONVERT,
             f"made with Unreal {association}, older than this engine {release}: Unreal offers to convert the project",
         )
-    if _GUID.fullmatch(association):
+    if registered is not None and registered.root is not None:
+        # FDesktopPlatformBase::GetEngineRootDirFromIdentifier (4.22 to 5.x): the project's engine is that folder,
+        # and the project browser opens the project without the Convert dialog when it is the engine being run.
+        where = f"the EngineAssociation {association} is registered on this machine as {registered.root}"
+        if engine_root is not None and same_folder(registered.root, engine_root):
+            return result(Status.COMPATIBLE, f"{where}, this engine's folder")
+        if engine_root is None:
+            return result(Status.NOT_DECIDABLE, f"{where}; the folder of the engine checked against is not known")
         return result(
-            Status.NOT_DECIDABLE,
-            "a GUID: a source build registered on one machine (its registry or Install.ini), not decidable here",
+            Status.NOT_DECIDABLE, f"{where}, not this engine's folder: which build is there is not known here"
         )
-    return result(
-        Status.NOT_DECIDABLE,
-        "neither MAJOR.MINOR nor a GUID: Unreal looks it up among this machine's registered engines",
-    )
+    is_guid = _GUID.fullmatch(association) is not None
+    if is_guid:
+        what = "a GUID: a source build registered on one machine (its registry or Install.ini)"
+    else:
+        what = "neither MAJOR.MINOR nor a GUID: Unreal looks it up among this machine's registered engines"
+    if registered is None:
+        return result(Status.NOT_DECIDABLE, f"{what}, not decidable here" if is_guid else what)
+    if registered.problem:
+        return result(Status.NOT_DECIDABLE, f"{what}; this machine's list cannot be read: {registered.problem}")
+    missing = "not on this one" if is_guid else "and none has that name"
+    return result(Status.NOT_DECIDABLE, f"{what}, {missing} (looked in {', '.join(registered.looked)})")
 
 
 def check_manifests(

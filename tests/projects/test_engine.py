@@ -10,19 +10,24 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import BUILDVER, install_launcher_engine, run_cli
+from helpers import BUILDVER, EPIC_532_VERSION, install_launcher_engine, run_cli
 
 from buildver.errors import EngineLookupError
 from buildver.file_names import find_project
+from buildver.projects.check import check_project
 from buildver.projects.engine import (
     AssociationKind,
+    IdentifierLookup,
     installed_engines,
+    look_up_identifier,
     project_engine,
     read_install_ini,
     read_launcher_installed,
     read_registry_builds,
     settings_folder,
 )
+from buildver.projects.verdicts import Status
+from buildver.versions.build_version import load_build_version
 
 GUID = "B488FF40-2787-4A31-B7C7-6FAA0D016157"
 # The Install.ini of a Linux 4.25 machine, as published (both brace styles in one file).
@@ -432,3 +437,125 @@ def test_a_project_right_below_a_plugin_folder_is_checked_too(
         "compatible     plugin   5.0.0                      CesiumForUnreal.uplugin",
         "2 checked: 2 compatible",
     ]
+
+
+# -- project check decides a GUID association through this machine's lists -------------------------------------------
+
+
+def make_engine_tree(root: Path) -> Path:
+    """An engine's folder with Engine/Source and Epic's 5.3.2 Build.version: what project check takes for one."""
+    make_engine(root)
+    (root / "Engine" / "Source").mkdir()
+    (root / "Engine" / "Build" / "Build.version").write_text(EPIC_532_VERSION)
+    return root
+
+
+@pytest.fixture
+def source_build_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A game at ``Game/`` beside two source builds, ``src/UE5`` (Epic's 5.3.2 Build.version) registered in this
+    machine's Install.ini under GUID with braces, as 4.22 on Linux and macOS write it, and ``src/Other``."""
+    for name in ("UE5", "Other"):
+        make_engine_tree(tmp_path / "src" / name)
+    home = tmp_path / "home"
+    for settings in (home / ".config" / "Epic", home / "Library" / "Application Support" / "Epic"):
+        (settings / "UnrealEngine").mkdir(parents=True)
+        (settings / "UnrealEngine" / "Install.ini").write_text(
+            INSTALL_INI.format(other=tmp_path / "other", source=tmp_path / "src" / "UE5")
+        )
+    monkeypatch.setenv("HOME", str(home))
+    game = tmp_path / "Game"
+    monkeypatch.chdir(game.parent)
+    return game
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows registers source builds in the registry (below)")
+@pytest.mark.parametrize("association", ["{" + GUID + "}", "{" + GUID.lower() + "}", GUID])
+def test_project_check_calls_a_guid_registered_as_this_engine_s_folder_compatible_and_shows_it_whole(
+    source_build_game: Path, capsys: pytest.CaptureFixture[str], association: str
+) -> None:
+    make_project(source_build_game, association)
+    engine = source_build_game.parent / "src" / "UE5"
+    code, out, err = run_cli(capsys, "project", "check", "Game")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:] == [
+        "STATUS         KIND     " + "DECLARED".ljust(max(26, len(association))) + " PATH",
+        f"compatible     project  {association.ljust(26)} Game.uproject",
+        "1 checked: 1 compatible",
+    ]
+    code, out, _ = run_cli(capsys, "project", "check", "Game", "--json")
+    assert json.loads(out)["results"][0]["reason"] == (
+        f"the EngineAssociation {association} is registered on this machine as {engine}, this engine's folder"
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows registers source builds in the registry (below)")
+@pytest.mark.parametrize(
+    ("association", "words"),
+    [
+        ("{" + GUID + "}", "is registered on this machine as {root}, not this engine's folder"),
+        (
+            "{" + GUID[:-1] + "0}",
+            "a GUID: a source build registered on one machine (its registry or Install.ini), not "
+            "on this one (looked in {home}/.config/Epic/UnrealEngineLauncher/LauncherInstalled.dat, "
+            "{home}/.config/Epic/UnrealEngine/Install.ini)",
+        ),
+        (
+            "MyEngine",
+            "and none has that name (looked in {home}/.config/Epic/UnrealEngineLauncher/LauncherInstalled.dat",
+        ),
+    ],
+)
+def test_project_check_names_the_folder_a_guid_leads_to_or_where_buildver_looked(
+    source_build_game: Path, capsys: pytest.CaptureFixture[str], association: str, words: str
+) -> None:
+    make_project(source_build_game, association)
+    other = source_build_game.parent / "src" / "Other" / "Engine" / "Build" / "Build.version"
+    report = check_project(
+        source_build_game,
+        load_build_version(other),
+        look_up=lambda identifier: look_up_identifier(
+            identifier, platform="linux", environ={}, home=source_build_game.parent / "home"
+        ),
+    )
+    (result,) = report.results
+    assert (result.status, result.declared) == (Status.NOT_DECIDABLE, association)
+    assert words.format(root=source_build_game.parent / "src" / "UE5", home=source_build_game.parent / "home") in (
+        result.reason
+    )
+
+
+@pytest.mark.parametrize(("engine", "status"), [("Source", Status.COMPATIBLE), ("Other", Status.NOT_DECIDABLE)])
+def test_project_check_on_windows_reads_the_registry_for_a_guid(tmp_path: Path, engine: str, status: Status) -> None:
+    for name in ("Source", "Other"):
+        make_engine_tree(tmp_path / name)
+    make_project(tmp_path / "Game", "{" + GUID + "}")
+
+    def registry() -> list[tuple[str, str]]:
+        return [("{" + GUID + "}", str(tmp_path / "Source"))]
+
+    def look_up(identifier: str) -> IdentifierLookup:
+        environ = {"PROGRAMDATA": str(tmp_path / "ProgramData")}
+        return look_up_identifier(identifier, platform="win32", environ=environ, home=tmp_path, registry=registry)
+
+    version_file = load_build_version(tmp_path / engine / "Engine" / "Build" / "Build.version")
+    (result,) = check_project(tmp_path / "Game", version_file, look_up=look_up).results
+    assert result.status is status
+    assert f"is registered on this machine as {tmp_path / 'Source'}" in result.reason
+
+
+@pytest.mark.parametrize(
+    ("association", "advice"),
+    [
+        ("5.4", "or name its release with --against 5.4"),
+        ("{" + GUID + "}", "or name its release with --against MAJOR.MINOR"),
+        ("../Missing", "or name its release with --against MAJOR.MINOR"),
+        ("", "or name its release with --against MAJOR.MINOR"),
+    ],
+)
+def test_an_engine_not_installed_names_against_beside_file(tmp_path: Path, association: str, advice: str) -> None:
+    project = make_project(tmp_path / "Game", association)
+    with pytest.raises(EngineLookupError) as caught:
+        project_engine(project, platform="linux", environ={}, home=tmp_path / "home")
+    assert str(caught.value).endswith(
+        "install it, or give its Engine/Build/Build.version to project check or assets scan with --file, " + advice
+    )

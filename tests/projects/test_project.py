@@ -17,15 +17,18 @@ import pytest
 from helpers import GitRepository, git
 
 from buildver.cli.app import main
+from buildver.cli.project import render_table
 from buildver.errors import DescriptorError
-from buildver.projects.check import check_project
+from buildver.projects.check import ProjectReport, check_project
 from buildver.projects.descriptors import (
     PluginDescriptor,
     ProjectDescriptor,
     parse_plugin_descriptor,
     parse_project_descriptor,
 )
+from buildver.projects.engine import EngineInstallation, IdentifierLookup
 from buildver.projects.lenient_version import parse_unreal_engine_version
+from buildver.projects.place import PlaceKind, find_place
 from buildver.projects.verdicts import CheckResult, Kind, Status, check_association, check_manifests, check_plugin
 from buildver.versions.build_version import BuildVersion, load_build_version, render_new_file
 from buildver.versions.engine_version import EngineVersion
@@ -234,6 +237,57 @@ def test_check_association_resolves_empty_associations_and_paths_through_the_fol
     )
     assert result.status is status
     assert words in result.reason
+
+
+GUID = "{B488FF40-2787-4A31-B7C7-6FAA0D016157}"
+
+
+@pytest.mark.parametrize(
+    ("association", "registered_as", "engine_root", "status", "words"),
+    [
+        # GetEngineRootDirFromIdentifier gives the engine being checked: Unreal opens the project without converting.
+        (GUID, "UE", "UE", Status.COMPATIBLE, f"the EngineAssociation {GUID} is registered on this machine as "),
+        ("MyEngine", "UE", "UE", Status.COMPATIBLE, ", this engine's folder"),
+        ("5.3.2", "UE", "UE", Status.COMPATIBLE, "is registered on this machine as"),
+        # Another folder: which build is there is not this check's to know.
+        (GUID, "Other", "UE", Status.NOT_DECIDABLE, "Other, not this engine's folder"),
+        (GUID, "Other", None, Status.NOT_DECIDABLE, "the folder of the engine checked against is not known"),
+        (GUID, "UE", None, Status.NOT_DECIDABLE, "the folder of the engine checked against is not known"),
+        # Registered nowhere here: the reason says where buildver looked.
+        (GUID, None, "UE", Status.NOT_DECIDABLE, "a GUID: a source build registered on one machine"),
+        (GUID, None, "UE", Status.NOT_DECIDABLE, "not on this one (looked in Launcher.dat, Install.ini)"),
+        ("MyEngine", None, "UE", Status.NOT_DECIDABLE, "and none has that name (looked in Launcher.dat, Install.ini)"),
+    ],
+)
+def test_check_association_decides_a_registered_identifier_like_a_path(
+    tmp_path: Path, association: str, registered_as: str | None, engine_root: str | None, status: Status, words: str
+) -> None:
+    engine_tree(tmp_path / "UE")
+    engine_tree(tmp_path / "Other")
+    installation = None if registered_as is None else EngineInstallation(association, tmp_path / registered_as, "x")
+    registered = IdentifierLookup(association, installation, ("Launcher.dat", "Install.ini"))
+    descriptor = ProjectDescriptor("Game.uproject", 3, engine_association=association)
+    result = check_association(
+        descriptor,
+        EPIC_532.engine_version,
+        project_dir=tmp_path / "Game",
+        engine_root=None if engine_root is None else tmp_path / engine_root,
+        registered=registered,
+    )
+    assert (result.status, result.declared) == (status, association)
+    assert words in result.reason
+    if registered_as is not None:
+        assert str(tmp_path / registered_as) in result.reason
+
+
+def test_check_association_says_why_this_machine_s_lists_could_not_be_read() -> None:
+    registered = IdentifierLookup(GUID, None, (), problem="Install.ini: line 2: a section header without its ']'")
+    descriptor = ProjectDescriptor("Game.uproject", 3, engine_association=GUID)
+    result = check_association(descriptor, EPIC_532.engine_version, registered=registered)
+    assert result.status is Status.NOT_DECIDABLE
+    assert result.reason.endswith(
+        "this machine's list cannot be read: Install.ini: line 2: a section header without its ']'"
+    )
 
 
 # -- reading descriptors ----------------------------------------------------------------------------------------------
@@ -653,6 +707,82 @@ def test_a_bare_project_group_shows_its_help(capsys: pytest.CaptureFixture[str])
     code, out, _ = run(capsys, "project")
     assert code == 0
     assert "check" in out
+
+
+@pytest.mark.parametrize(
+    ("declared", "width"),
+    [
+        (("5.3", "5.3.0", "27405482"), 26),  # the usual values keep the table as it was
+        ((GUID, "5.3.0"), 38),  # a braced GUID is shown whole, and the column is as wide as it needs
+        (("../../Engines/UnrealEngine-5.3-Source-Studio", GUID), 44),  # a path association too
+    ],
+)
+def test_the_declared_column_shows_every_association_whole(declared: tuple[str, ...], width: int) -> None:
+    results = tuple(
+        CheckResult(Kind.PROJECT, f"Game{number}/Game.uproject", Status.COMPATIBLE, value, "")
+        for number, value in enumerate(declared)
+    )
+    engine = EPIC_532.engine_version
+    table = render_table(ProjectReport("UE/Engine/Build/Build.version", engine, engine, results)).splitlines()
+    assert table[1] == "STATUS         KIND     " + "DECLARED".ljust(width) + " PATH"
+    assert table[2:-1] == [
+        f"compatible     project  {value.ljust(width)} Game{number}/Game.uproject"
+        for number, value in enumerate(declared)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("engine_version", "advice"),
+    [
+        ("5.3.0", "--against 5.3, or --file with the engine's Engine/Build/Build.version"),
+        ("4.27.2", "--against 4.27, or --file"),
+        ("4.27", "--against MAJOR.MINOR, or --file"),  # Unreal cannot parse it either
+        (None, "--against MAJOR.MINOR, or --file"),
+    ],
+)
+def test_a_plugin_repository_without_an_engine_is_told_to_name_one_with_against(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    engine_version: str | None,
+    advice: str,
+) -> None:
+    repository = tmp_path / "Weather"
+    write(repository, {"Weather.uplugin": uplugin(engine_version), "Source/Weather/Weather.Build.cs": b""})
+    git(repository, "init", "-q")
+    for folder in (repository, repository / "Source" / "Weather"):
+        monkeypatch.chdir(folder)
+        code, out, err = run(capsys, "project", "check")
+        assert (code, out) == (1, "")
+        assert err.startswith(f"buildver: error: {repository / 'Weather.uplugin'}: a plugin's own repository, ")
+        # The same advice wherever the engine is needed.
+        assert run(capsys, "assets", "scan", ".")[2] == err
+        assert f"; name the engine: {advice}" in err
+        assert "init" not in err
+        assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("files", "start", "plugin"),
+    [
+        (("Weather.uplugin",), ".", "Weather.uplugin"),
+        (("Weather.uplugin",), "Source/Weather", "Weather.uplugin"),
+        (("Weather.uplugin",), "Weather.uplugin", "Weather.uplugin"),
+        (("B.uplugin", "A.uplugin"), ".", "A.uplugin"),
+        (("Weather.uplugin", "Game.uproject"), ".", None),  # a project: its engine is the project's
+        (("Plugins/Weather/Weather.uplugin", "Game.uproject"), "Plugins/Weather", None),  # a project's plugin
+        ((), ".", None),
+    ],
+)
+def test_a_plugin_repository_is_a_uplugin_at_or_above_with_no_uproject(
+    tmp_path: Path, files: tuple[str, ...], start: str, plugin: str | None
+) -> None:
+    write(tmp_path, dict.fromkeys(files, b"{}"))
+    (tmp_path / "Source" / "Weather").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "Plugins" / "Weather").mkdir(parents=True, exist_ok=True)
+    git(tmp_path, "init", "-q")
+    place = find_place(tmp_path / start)
+    assert (place.kind is PlaceKind.PLUGIN, place.plugin) == (plugin is not None, plugin and tmp_path / plugin)
 
 
 def test_the_console_script_runs_the_check_in_a_fresh_process(workspace: Path) -> None:
