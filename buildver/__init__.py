@@ -22,15 +22,24 @@ if TYPE_CHECKING:
         read_package_summary,
         scan_file,
     )
-    from buildver.projects import CheckResult, ProjectReport, check_plugin, check_project
+    from buildver.projects import (
+        CheckResult,
+        Place,
+        PlaceKind,
+        ProjectReport,
+        check_plugin,
+        check_project,
+        compatible_engine_version,
+        current_engine_version,
+        find_place,
+        game_versions,
+    )
     from buildver.versions import (
         BuildVersion,
         EngineVersion,
         VersionComparison,
         VersionComponent,
         VersionFile,
-        compatible_engine_version,
-        current_engine_version,
         load_build_version,
     )
 
@@ -43,6 +52,8 @@ __all__ = [
     "InvalidVersionError",
     "PackageFormatError",
     "PackageSummary",
+    "Place",
+    "PlaceKind",
     "ProjectReport",
     "ScanResult",
     "ScanStatus",
@@ -55,6 +66,8 @@ __all__ = [
     "check_project",
     "compatible_engine_version",
     "current_engine_version",
+    "find_place",
+    "game_versions",
     "load_build_version",
     "object_versions_for",
     "read_package_summary",
@@ -114,8 +127,12 @@ if not TYPE_CHECKING:
             "VersionComparison": "versions",
             "VersionComponent": "versions",
             "VersionFile": "versions",
-            "compatible_engine_version": "versions",
-            "current_engine_version": "versions",
+            "Place": "projects",
+            "PlaceKind": "projects",
+            "compatible_engine_version": "projects",
+            "current_engine_version": "projects",
+            "find_place": "projects",
+            "game_versions": "projects",
             "load_build_version": "versions",
         },
     )

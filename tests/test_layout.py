@@ -225,4 +225,4 @@ def test_buildver_face_serves_the_docs_python_examples() -> None:
     assert version.is_compatible_with("5.3.0-27405482+++UE5+Release-5.3")
     assert buildver.check_project.__module__ == "buildver.projects.check"
     assert buildver.read_package_summary.__module__ == "buildver.packages.reader"
-    assert buildver.current_engine_version.__module__ == "buildver.versions.current"
+    assert buildver.current_engine_version.__module__ == "buildver.projects.place"

@@ -26,14 +26,17 @@ def engine(
 ) -> None:
     """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version."""
     from buildver.errors import EngineLookupError
-    from buildver.file_names import find_project
     from buildver.projects.engine import project_engine
+    from buildver.projects.place import PlaceKind, find_place
     from buildver.versions.build_version import load_build_version
 
-    project = find_project(path)
-    if project is None:
-        raise EngineLookupError(f"{path}: no .uproject here or in a folder above; give the project's .uproject")
-    found = project_engine(project)
+    place = find_place(path)
+    if place.kind is not PlaceKind.GAME or place.project is None:
+        raise EngineLookupError(
+            f"{path}: no .uproject here, in a folder above or the only one below ({place.describe()}); give the "
+            "project's .uproject"
+        )
+    found = project_engine(place.project)
     version_file = load_build_version(found.version_file) if found.version_file.is_file() else None
     version = None if version_file is None else str(version_file.record.engine_version)
     if json_output:

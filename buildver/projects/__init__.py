@@ -17,6 +17,16 @@ if TYPE_CHECKING:
     from buildver.projects.game_version import GameVersions, load_game_versions
     from buildver.projects.lenient_version import parse_unreal_engine_version
     from buildver.projects.modules_manifest import ModulesManifest, parse_modules_manifest
+    from buildver.projects.place import (
+        Place,
+        PlaceEngine,
+        PlaceKind,
+        compatible_engine_version,
+        current_engine_version,
+        find_place,
+        game_versions,
+        place_engine,
+    )
     from buildver.projects.unreal_ini import IniDocument, parse_ini
     from buildver.projects.verdicts import CheckResult, Kind, Status, check_association, check_manifests, check_plugin
 
@@ -27,6 +37,9 @@ __all__ = [
     "IniDocument",
     "Kind",
     "ModulesManifest",
+    "Place",
+    "PlaceEngine",
+    "PlaceKind",
     "PluginDescriptor",
     "ProjectDescriptor",
     "ProjectEngine",
@@ -36,7 +49,11 @@ __all__ = [
     "check_manifests",
     "check_plugin",
     "check_project",
+    "compatible_engine_version",
+    "current_engine_version",
     "find_descriptors",
+    "find_place",
+    "game_versions",
     "installed_engines",
     "load_game_versions",
     "parse_ini",
@@ -44,6 +61,7 @@ __all__ = [
     "parse_plugin_descriptor",
     "parse_project_descriptor",
     "parse_unreal_engine_version",
+    "place_engine",
     "project_engine",
     "read_game_project",
 ]
@@ -72,6 +90,14 @@ if not TYPE_CHECKING:
             "check_association": "verdicts",
             "check_manifests": "verdicts",
             "check_plugin": "verdicts",
+            "Place": "place",
+            "PlaceEngine": "place",
+            "PlaceKind": "place",
+            "compatible_engine_version": "place",
+            "current_engine_version": "place",
+            "find_place": "place",
+            "game_versions": "place",
+            "place_engine": "place",
             "ModulesManifest": "modules_manifest",
             "parse_modules_manifest": "modules_manifest",
             "ProjectReport": "check",

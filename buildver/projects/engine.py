@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from buildver.errors import DescriptorError, EngineLookupError
-from buildver.file_names import find_project
 from buildver.projects.descriptor_json import read_object
 from buildver.projects.lenient_version import parse_stock_engine_version
 from buildver.reading import read_regular_file
@@ -39,7 +38,6 @@ __all__ = [
     "ProjectEngine",
     "association_kind",
     "association_of",
-    "engine_version_file",
     "installed_engines",
     "is_engine_root",
     "look_up_identifier",
@@ -417,28 +415,3 @@ def _normalized(text: str) -> Path:
 
 def _same(first: PurePath, second: PurePath) -> bool:
     return os.path.normcase(str(first)) == os.path.normcase(str(second))
-
-
-def engine_version_file(
-    start: Path,
-    *,
-    platform: str = sys.platform,
-    environ: Mapping[str, str] = os.environ,
-    home: Path | None = None,
-    registry: Callable[[], list[tuple[str, str]]] = read_registry_builds,
-) -> Path | None:
-    """The Build.version of the engine of the project at or above ``start``, or None outside a project.
-
-    What ``project check`` and ``assets scan`` compare with in a game when neither ``--file`` nor ``--against`` is
-    given: the engine the project names, never the game's own Build.version.
-    """
-    project = find_project(start)
-    if project is None:
-        return None
-    found = project_engine(project, platform=platform, environ=environ, home=home, registry=registry)
-    if not found.version_file.is_file():
-        raise EngineLookupError(
-            f"{project}: its engine at {found.root} ({found.how}) has no Engine/Build/Build.version; give the "
-            "engine's Build.version with --file"
-        )
-    return found.version_file

@@ -47,6 +47,7 @@ __all__ = [
     "Place",
     "PlaceEngine",
     "PlaceKind",
+    "compatible_engine_version",
     "current_engine_version",
     "engine_build_record",
     "engine_for_association",
@@ -528,6 +529,21 @@ def current_engine_version(file: str | os.PathLike[str] | None = None) -> Engine
     if engine.version is None:
         raise EngineLookupError(engine.missing or "no engine is known here")
     return engine.version
+
+
+def compatible_engine_version(file: str | os.PathLike[str] | None = None) -> EngineVersion:
+    """FEngineVersion::CompatibleWith() of the engine in use here (as :func:`current_engine_version` finds it): the
+    oldest version that engine can load data of."""
+    if file is not None:
+        from buildver.versions.current import load_version_file
+
+        return load_version_file(file).record.compatible_engine_version
+    engine = place_engine(find_place())
+    if engine.version_file is not None:
+        return engine.version_file.record.compatible_engine_version
+    if engine.version is None:
+        raise EngineLookupError(engine.missing or "no engine is known here")
+    return engine_build_record(engine.version).compatible_engine_version
 
 
 def game_versions(start: Path | None = None) -> GameProject | None:

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from buildver.versions.comparison import Comparison, Compatibility, check_compatibility, compare_versions
     from buildver.versions.config import Config, find_config, load_config
     from buildver.versions.current import (
-        compatible_engine_version,
-        current_engine_version,
         load_version_file,
         version_file_path,
     )
@@ -44,8 +42,6 @@ __all__ = [
     "WriterRules",
     "check_compatibility",
     "compare_versions",
-    "compatible_engine_version",
-    "current_engine_version",
     "engine_root",
     "find_build_version",
     "find_config",
@@ -87,8 +83,6 @@ if not TYPE_CHECKING:
             "Config": "config",
             "find_config": "config",
             "load_config": "config",
-            "compatible_engine_version": "current",
-            "current_engine_version": "current",
             "load_version_file": "current",
             "version_file_path": "current",
         },

@@ -8,14 +8,10 @@ from pathlib import Path
 import pytest
 
 from buildver.cli.app import main
-from buildver.errors import NoVersionFileError, VersionFileError
+from buildver.errors import EngineLookupError, NoVersionFileError, VersionFileError
 from buildver.versions.config import load_config
-from buildver.versions.current import (
-    compatible_engine_version,
-    current_engine_version,
-    load_version_file,
-    version_file_path,
-)
+from buildver.projects.place import compatible_engine_version, current_engine_version
+from buildver.versions.current import load_version_file, version_file_path
 from buildver.versions.engine_version import EngineVersion
 
 DATA = Path(__file__).parents[1] / "data"
@@ -118,13 +114,24 @@ def test_no_version_file_is_said_in_the_librarys_words(tmp_path: Path, monkeypat
     (tmp_path / ".git").mkdir()
     monkeypatch.chdir(tmp_path)
     with pytest.raises(NoVersionFileError) as raised:
-        current_engine_version()
+        load_version_file()
     assert str(raised.value) == (
         f"{tmp_path}: no Build/Build.version or Engine/Build/Build.version here or in a parent folder "
         "(up to the repository root)"
     )
     assert isinstance(raised.value, VersionFileError)  # what callers caught before
     assert raised.value.exit_code == 1
+
+
+def test_with_no_engine_anywhere_current_engine_version_names_the_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(EngineLookupError) as raised:
+        current_engine_version()
+    assert str(raised.value).startswith(f"{tmp_path}: no Build/Build.version or Engine/Build/Build.version here")
+    assert 'set engine = "MAJOR.MINOR"' in str(raised.value)
 
 
 # (the path given, whether Engine/Build/Build.version exists, the message)
