@@ -36,7 +36,6 @@ from buildver.stamp.depot import (
     resolve_changelist,
     resolve_compatible_changelist,
 )
-from buildver.stamp.game_files import plan_game_files
 from buildver.stamp.header import header_macros, plan_header, recorded_build, rules_and_header
 from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.stamp.rules import ChosenRules
@@ -168,9 +167,15 @@ def plan_update(
     metadata = _plan_metadata(chosen, record, changes)
     if metadata is not None:
         changes.append(metadata)
-    game = plan_game_files(version_file.path, record, config)
-    changes += [planned.change for planned in game]
-    game_changes = tuple(planned.summary for planned in game if planned.change.changed)
+    game_changes: tuple[str, ...] = ()
+    if config.project_version is not None or config.android_store_version is not None:
+        # Only when a template asks: the game modules (ini reading and editing, the per-release rules) and the
+        # project search cost about 9 ms, near half of update-local's own time, on every tree without them.
+        from buildver.stamp.game_files import plan_game_files
+
+        game = plan_game_files(version_file.path, record, config)
+        changes += [planned.change for planned in game]
+        game_changes = tuple(planned.summary for planned in game if planned.change.changed)
     warnings = _hotfix_warning(chosen, record, header, request)
     return UpdatePlan(version_file, record, sources, chosen, tuple(changes), game_changes, warnings)
 
