@@ -22,7 +22,7 @@ import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from buildver.errors import LockTimeoutError, WriteError
 from buildver.reading import NotRegularFileError, read_regular_file
@@ -331,8 +331,7 @@ def _is_vcs_folder(part: str) -> bool:
     return name in _VCS_FOLDERS or (name[:4] in ("git~", "svn~") and name[4:].isdigit())
 
 
-@dataclass(frozen=True, slots=True)
-class _JournalEntry:
+class _JournalEntry(NamedTuple):
     target: Path
     temp: Path
     inode: int

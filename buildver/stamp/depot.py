@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from buildver.errors import SourceError
 from buildver.versions.engine_version import MAX_CHANGELIST
@@ -36,8 +35,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Sourced(Generic[T]):
+class Sourced(NamedTuple, Generic[T]):
     """A value and where it came from (for ``--dry-run`` and error messages)."""
 
     value: T

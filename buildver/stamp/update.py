@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Protocol, TypeVar
+from typing import BinaryIO, NamedTuple, Protocol, TypeVar
 
 from buildver.changes import (
     FileChange,
@@ -37,7 +37,6 @@ from buildver.stamp.depot import (
     resolve_compatible_changelist,
 )
 from buildver.stamp.header import header_macros, plan_header, recorded_build, rules_and_header
-from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
 from buildver.stamp.rules import ChosenRules
 from buildver.versions.build_version import FIELDS, BuildVersion, VersionFile, load_build_version, parse_build_version
 from buildver.versions.config import Config
@@ -205,6 +204,8 @@ def _plan_metadata(chosen: ChosenRules, record: BuildVersion, changes: list[File
     path = chosen.metadata_cs
     if path is None:
         return None
+    from buildver.stamp.metadata_cs import informational_version, set_informational_version, version_h_numbers
+
     old = _read_text(path, "MetaData.cs")
     if old is None:
         return None
@@ -324,8 +325,7 @@ def update_local(
         return plan, written
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderPlan:
+class HeaderPlan(NamedTuple):
     """What ``buildver header`` does: the rules, and the change to the header (None: these rules write none)."""
 
     rules: ChosenRules
