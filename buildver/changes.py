@@ -20,7 +20,6 @@ import stat
 import sys
 import time
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -48,8 +47,7 @@ LOCK_NAME = ".buildver-lock"
 """The lock file, where the folder itself cannot be locked (Windows)."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileChange:
+class FileChange(NamedTuple):
     """A file's content before (None when it does not exist yet) and after a planned change."""
 
     path: Path

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple, Protocol, TypeVar
 
@@ -55,8 +54,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class UpdateRequest:
+class UpdateRequest(NamedTuple):
     """What the caller asked for; None means "not given" (Unreal's defaults and sources apply)."""
 
     changelist: int | None = None
@@ -75,15 +73,14 @@ class UpdateRequest:
     """``--rules``: ``X.Y`` forces that engine generation's rules, ``buildver`` buildver's own."""
 
 
-@dataclass(frozen=True, slots=True)
-class UpdatePlan:
+class UpdatePlan(NamedTuple):
     """The new record, where each value came from, and the file changes that store it."""
 
     version_file: VersionFile
     record: BuildVersion
     sources: Mapping[str, str]
     rules: ChosenRules
-    changes: tuple[FileChange, ...] = field(default_factory=tuple)
+    changes: tuple[FileChange, ...] = ()
     game_changes: tuple[str, ...] = ()
     """One line per game config value that changes (``project-version``, ``android-store-version``)."""
     warnings: tuple[str, ...] = ()
