@@ -1,10 +1,14 @@
 """Issue 3 benchmarks: ``buildver update-local`` start-to-finish, and deriving CL and branch from big git history.
 
 Run from the repository root after ``pip install -e ".[test]"``: ``python benchmarks/bench_update_local.py``.
+``--baseline DIR``: a second environment (``DIR/bin/buildver``, a regular install of the revision to compare with)
+whose ``update-local --dry-run`` and ``show --json`` are timed in the same interleaved runs; ``--start-only`` runs
+that comparison alone (not the 200,000-commit repository).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -36,8 +40,59 @@ def make_history(root: Path, commits: int) -> None:
     subprocess.run(["git", "checkout", "--quiet", "main"], cwd=root, check=True)
 
 
+def start_up(python: str, executable: str, baseline: str | None, runs: int) -> None:
+    """update-local --dry-run against show --json, on a tree without a game and on an engine tree, side by side with
+    ``import typer`` (their floor) and, with a baseline environment, the baseline's two commands in the same runs."""
+    with tempfile.TemporaryDirectory() as folder:
+        plain = Path(folder) / "plain"
+        (plain / "Build").mkdir(parents=True)
+        (plain / "Build" / "Build.version").write_bytes(VERSION)
+        engine = Path(folder) / "engine"
+        (engine / "Engine" / "Build").mkdir(parents=True)
+        (engine / "Engine" / "Build" / "Build.version").write_bytes(VERSION)
+        resources = engine / "Engine" / "Source" / "Runtime" / "Launch" / "Resources"
+        resources.mkdir(parents=True)
+        (resources / "Version.h").write_bytes(
+            (ROOT / "tests" / "data" / "engine" / "Version-5.3.h.template").read_bytes()
+        )
+        env = {**os.environ, "uebp_BuildRoot_P4": "//Game/Main"}
+        sides = {"this checkout": executable}
+        if baseline:
+            sides["baseline"] = str(Path(baseline) / "bin" / "buildver")
+        for name, tree in (("a tree without a game (Build/Build.version)", plain), ("an engine tree (5.0.3)", engine)):
+            commands: dict[str, Sequence[str]] = {
+                "python -c pass": (python, "-c", "pass"),
+                "python -c 'import typer'": (python, "-c", "import typer"),
+            }
+            for side, buildver in sides.items():
+                commands[f"{side}: show --json"] = (buildver, "show", "--json")
+                commands[f"{side}: update-local --dry-run --cl 1"] = (
+                    buildver,
+                    "update-local",
+                    "--dry-run",
+                    "--cl",
+                    "1",
+                )
+            medians = wall_times(commands, runs=runs, cwd=tree, env=env)
+            typer = medians["python -c 'import typer'"]
+            print(f"{name}, medians of {runs} interleaved runs:")
+            for command, median in medians.items():
+                print(f"  {command:<48} {median * 1000:7.1f} ms   {median / typer:5.2f}x import typer")
+            for side in sides:
+                above = medians[f"{side}: update-local --dry-run --cl 1"] - medians[f"{side}: show --json"]
+                print(f"  {side}: update-local above show --json: {above * 1000:.1f} ms")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--baseline", help="a virtual environment holding the revision to compare with")
+    parser.add_argument("--runs", type=int, default=31)
+    parser.add_argument("--start-only", action="store_true", help="only update-local's start against show --json")
+    options = parser.parse_args()
     python, executable = installed()
+    start_up(python, executable, options.baseline, options.runs)
+    if options.start_only:
+        return
     python_pass = (python, "-c", "pass")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)

@@ -20,9 +20,8 @@ import stat
 import sys
 import time
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from buildver.errors import LockTimeoutError, WriteError
 from buildver.reading import NotRegularFileError, read_regular_file
@@ -48,8 +47,7 @@ LOCK_NAME = ".buildver-lock"
 """The lock file, where the folder itself cannot be locked (Windows)."""
 
 
-@dataclass(frozen=True, slots=True)
-class FileChange:
+class FileChange(NamedTuple):
     """A file's content before (None when it does not exist yet) and after a planned change."""
 
     path: Path
@@ -331,8 +329,7 @@ def _is_vcs_folder(part: str) -> bool:
     return name in _VCS_FOLDERS or (name[:4] in ("git~", "svn~") and name[4:].isdigit())
 
 
-@dataclass(frozen=True, slots=True)
-class _JournalEntry:
+class _JournalEntry(NamedTuple):
     target: Path
     temp: Path
     inode: int

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from buildver.errors import BuildverError
 from buildver.guard.settings import DEFAULT_SETTINGS, Finding, GuardSettings
@@ -24,7 +24,7 @@ from buildver.versions.build_version import BuildVersion, VersionFile, parse_bui
 
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
-    from buildver.projects.unreal_ini import IniDocument
+    from buildver.projects.unreal_ini import IniDocument, IniValue
     from buildver.stamp.header import MacroNames
     from buildver.versions.engine_version import EngineVersion
 
@@ -283,17 +283,28 @@ def check_plugin(
 
 # -- a game's own versions ----------------------------------------------------------------------------------------
 
-# The version codes the guard compares: StoreVersion plus each architecture's offset, as the config sets them. The
-# 4.25 to 5.0 rules name every offset key (ArmV7, Arm64, X8664), the later releases a subset; a build machine's
-# changelist (bUseChangeListAsStoreVersion) is not in the config and is not compared.
+# The version codes the guard compares: StoreVersion plus each architecture's offset, as the config sets them, for
+# the architectures the project's engine release builds (``game_version.android_rules``, read in UnrealBuildTool's
+# UEDeployAndroid.cs). Without a release, 4.25 to 5.0's rules, which build every architecture and name every offset
+# key (ArmV7, Arm64, X8664): what any release builds is checked. A build machine's changelist
+# (bUseChangeListAsStoreVersion) is not in the config and is not compared.
 _ALL_OFFSETS_RELEASE = (4, 25)
 
 
 def check_game_config(
-    path: str, staged: bytes, head: bytes | None, settings: GuardSettings = DEFAULT_SETTINGS
+    path: str,
+    staged: bytes,
+    head: bytes | None,
+    settings: GuardSettings = DEFAULT_SETTINGS,
+    *,
+    engine_release: tuple[int, int] | None = None,
 ) -> list[Finding]:
     """A staged ``Config/DefaultGame.ini`` (ProjectVersion) or ``Config/DefaultEngine.ini`` (Android's version
-    codes) against HEAD's: neither goes backwards, and no version code is above Google Play's limit."""
+    codes) against HEAD's: neither goes backwards, and no version code is above Google Play's limit.
+
+    ``engine_release`` is the project's engine's (major, minor): only the architectures that release builds are
+    checked; without it, every architecture of any release. One finding per ini line at fault, naming the
+    architectures whose codes it moves."""
     from buildver.projects.unreal_ini import parse_ini
 
     try:
@@ -306,7 +317,7 @@ def check_game_config(
             old = parse_ini(head, path)
     if path.lower().endswith("defaultgame.ini"):
         return _check_project_version(path, new, old, settings)
-    return _check_version_codes(path, new, old, settings)
+    return _check_version_codes(path, new, old, settings, engine_release)
 
 
 def _check_project_version(
@@ -337,43 +348,110 @@ def _check_project_version(
     return []
 
 
-def _check_version_codes(
-    path: str, new: IniDocument, old: IniDocument | None, settings: GuardSettings
-) -> list[Finding]:
-    from buildver.projects.game_version import GOOGLE_PLAY_MAX_VERSION_CODE, android_version_codes
+class _Code(NamedTuple):
+    """One architecture's version code, and the two values it adds up (each with the line that set it)."""
 
-    def codes(document: IniDocument) -> dict[str, tuple[int, str]]:
-        found = android_version_codes(
-            (document,), engine=_ALL_OFFSETS_RELEASE, engine_changelist=None, build_machine=False
+    arch: str
+    code: int
+    base: int
+    base_line: IniValue | None
+    offset_key: str | None
+    offset_line: IniValue | None
+
+
+def _version_codes(document: IniDocument, release: tuple[int, int]) -> list[_Code]:
+    from buildver.projects.game_version import (
+        ANDROID_SETTINGS,
+        android_rules,
+        android_store_version,
+        android_version_code,
+    )
+    from buildver.projects.unreal_ini import IniReader, effective_value
+
+    def line(key: str) -> IniValue | None:
+        return effective_value((document,), ANDROID_SETTINGS, key, reader=IniReader.UBT)
+
+    rules = android_rules(release)
+    base = android_store_version((document,), engine=release, engine_changelist=None, build_machine=False)
+    codes = []
+    for arch in rules.archs:
+        found = android_version_code((document,), arch, engine=release, engine_changelist=None, build_machine=False)
+        key = rules.offsets.get(arch)
+        codes.append(
+            _Code(str(arch), found.value, base.value, line("StoreVersion"), key, None if key is None else line(key))
         )
-        return {str(arch): (code.value, code.source) for arch, code in found.items() if code.path is not None}
+    return codes
+
+
+def _at_fault(code: _Code, base_at_fault: bool) -> tuple[str, IniValue | None]:
+    """The key whose line moves ``code``: StoreVersion when ``base_at_fault``, else the architecture's offset."""
+    if base_at_fault or code.offset_key is None:
+        return "StoreVersion", code.base_line
+    return code.offset_key, code.offset_line
+
+
+def _where(key: str, found: IniValue | None) -> str:
+    return f"line {found.line}: {key} {found.value}" if found is not None else f"{key} (not set)"
+
+
+def _arch_list(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _check_version_codes(
+    path: str,
+    new: IniDocument,
+    old: IniDocument | None,
+    settings: GuardSettings,
+    engine_release: tuple[int, int] | None,
+) -> list[Finding]:
+    from buildver.projects.game_version import GOOGLE_PLAY_MAX_VERSION_CODE, android_rules
+
+    release = engine_release or _ALL_OFFSETS_RELEASE
 
     try:
-        new_codes = codes(new)
+        new_codes = [code for code in _version_codes(new, release) if code.base_line is not None]
     except BuildverError as exc:
         return settings.finding("game-config-invalid", path, _without_path(str(exc), path))
+    rules = android_rules(release)
+    builds = (
+        f"{rules.name} builds {_arch_list([str(arch) for arch in rules.archs])}"
+        if engine_release is not None
+        else "the engine's release is not known: every architecture is checked"
+    )
+    too_large: dict[str, tuple[IniValue | None, list[str]]] = {}
+    for code in new_codes:
+        if code.code > GOOGLE_PLAY_MAX_VERSION_CODE:
+            key, found = _at_fault(code, code.base > GOOGLE_PLAY_MAX_VERSION_CODE)
+            too_large.setdefault(key, (found, []))[1].append(f"{code.arch} ({code.code})")
     findings: list[Finding] = []
-    for arch, (code, source) in new_codes.items():
-        if code > GOOGLE_PLAY_MAX_VERSION_CODE:
-            findings += settings.finding(
-                "android-version-code-too-large",
-                path,
-                f"the {arch} version code {code} ({source}) is above {GOOGLE_PLAY_MAX_VERSION_CODE}, Google Play's "
-                "limit",
-            )
+    for key, (found, archs) in too_large.items():
+        findings += settings.finding(
+            "android-version-code-too-large",
+            path,
+            f"{_where(key, found)} puts the version code of {_arch_list(archs)} above {GOOGLE_PLAY_MAX_VERSION_CODE}, "
+            f"Google Play's limit ({builds})",
+        )
     if old is None:
         return findings
     try:
-        old_codes = codes(old)
+        old_codes = {code.arch: code for code in _version_codes(old, release) if code.base_line is not None}
     except BuildverError:
         return findings
-    for arch, (code, source) in new_codes.items():
-        before = old_codes.get(arch)
-        if before is not None and code < before[0]:
-            findings += settings.finding(
-                "android-version-code-backwards",
-                path,
-                f"the {arch} version code goes backwards: {before[0]} -> {code} ({source}); stores refuse an "
-                "upload whose version code does not grow",
-            )
+    backwards: dict[str, tuple[IniValue | None, str, list[str]]] = {}
+    for code in new_codes:
+        before = old_codes.get(code.arch)
+        if before is None or code.code >= before.code:
+            continue
+        key, found = _at_fault(code, code.base < before.base)
+        head_line = before.base_line if key == "StoreVersion" else before.offset_line
+        entry = backwards.setdefault(key, (found, "not set" if head_line is None else head_line.value, []))
+        entry[2].append(f"{code.arch} ({before.code} -> {code.code})")
+    for key, (found, was, archs) in backwards.items():
+        findings += settings.finding(
+            "android-version-code-backwards",
+            path,
+            f"{_where(key, found)} (was {was}) lowers the version code of {_arch_list(archs)} ({builds}); "
+            "stores refuse an upload whose version code does not grow",
+        )
     return findings

@@ -79,6 +79,7 @@ __all__ = [
     "IosVersions",
     "Sourced",
     "android_rules",
+    "android_store_version",
     "android_version_code",
     "android_version_codes",
     "android_version_name",
@@ -314,6 +315,18 @@ def android_version_code(
     code = _wrap32(base.value + offset)
     rule = f"{base.rule} + {offset_key} {offset} ({offset_value.path}:{offset_value.line})"
     return Sourced(code, rule, base.path, base.line)
+
+
+def android_store_version(
+    engine_files: Sequence[IniDocument],
+    *,
+    engine: tuple[int, int],
+    engine_changelist: int | None,
+    build_machine: bool,
+) -> Sourced[int]:
+    """The version code before any architecture's offset: StoreVersion, or the engine's changelist where the
+    release and the machine let ``bUseChangeListAsStoreVersion`` replace it."""
+    return _store_version(engine_files, android_rules(engine), engine_changelist, build_machine)
 
 
 def _store_version(

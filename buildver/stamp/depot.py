@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
 from buildver.errors import SourceError
-from buildver.vcs import RepositoryState, read_repository
 from buildver.versions.engine_version import MAX_CHANGELIST
+
+if TYPE_CHECKING:
+    from buildver.vcs import RepositoryState
 
 T = TypeVar("T")
 
@@ -34,8 +35,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Sourced(Generic[T]):
+class Sourced(NamedTuple, Generic[T]):
     """A value and where it came from (for ``--dry-run`` and error messages)."""
 
     value: T
@@ -86,6 +86,8 @@ class Repository:
     @functools.cached_property
     def state(self) -> RepositoryState | None:
         """The repository's state, or None outside a repository."""
+        from buildver.vcs import read_repository  # only when a value comes from git: 1.7 ms otherwise spent
+
         return read_repository(self._start)
 
 

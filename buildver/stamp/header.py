@@ -34,7 +34,6 @@ import os
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -248,8 +247,7 @@ def is_generated(text: str) -> bool:
 # --- Patching an existing header: Unreal 4.18's VersionFileUpdater --------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class LineReplacement:
+class LineReplacement(NamedTuple):
     """One VersionFileUpdater.ReplaceLine call: the rest of the ``occurrence``-th line matching ``prefix``."""
 
     prefix: str

@@ -7,8 +7,8 @@ version file (``--rules``, the configuration, or the tree's own engine version) 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import NamedTuple
 
 from buildver.versions.engine_tree import engine_root
 from buildver.versions.generations import (
@@ -36,8 +36,7 @@ METADATA_CS = PurePosixPath("Engine/Source/Programs/DotNETCommon/MetaData.cs")
 """Where UAT 4.18 to 4.27 finds MetaData.cs, relative to the engine root."""
 
 
-@dataclass(frozen=True, slots=True)
-class ChosenRules:
+class ChosenRules(NamedTuple):
     """The rules update-local follows for one version file, and why."""
 
     rules: RuleSet

@@ -11,11 +11,10 @@ value. Which generation a tree gets is decided in ``buildver.stamp.rules``; ``bu
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
 from buildver.errors import UsageError
 from buildver.versions.build_version import WriterRules
@@ -58,8 +57,7 @@ class CompatibleDefault(Enum):
     KEEP = "the file's value"
 
 
-@dataclass(frozen=True, slots=True)
-class RuleSet:
+class RuleSet(NamedTuple):
     """What one generation of UAT's UpdateLocalVersion writes (or, for ``buildver``, buildver's own rules)."""
 
     name: str
@@ -130,8 +128,7 @@ _4_18 = RuleSet(
     "(windystrife/UnrealEngine_NVIDIAGameWorks@0f9675a; Mu-L/TracerInteractiveUE4Plugins@29eaed5, @f7ea9e5)",
 )
 
-_4_20 = dataclasses.replace(
-    _4_18,
+_4_20 = _4_18._replace(
     name="4.20",
     first=(4, 20, 0),
     patches_version_h=False,
@@ -142,8 +139,7 @@ _4_20 = dataclasses.replace(
     "(Mu-L/TracerInteractiveUE4Plugins@eae592e, @ad51a75)",
 )
 
-_4_21 = dataclasses.replace(
-    _4_20,
+_4_21 = _4_20._replace(
     name="4.21",
     first=(4, 21, 0),
     build_version_key=True,
@@ -152,8 +148,7 @@ _4_21 = dataclasses.replace(
     "(Mu-L/TracerInteractiveUE4Plugins@feabf8b, @cb12528, @a1b2cb3, @1a72e75)",
 )
 
-_4_24_1 = dataclasses.replace(
-    _4_21,
+_4_24_1 = _4_21._replace(
     name="4.24.1",
     first=(4, 24, 1),
     compatible_default=CompatibleDefault.KEEP,
@@ -162,8 +157,7 @@ _4_24_1 = dataclasses.replace(
     "(Mu-L/TracerInteractiveUE4Plugins@1c76196, @c9d14e6; Monocluar/Games202-UBT@90717b5)",
 )
 
-_4_26 = dataclasses.replace(
-    _4_24_1,
+_4_26 = _4_24_1._replace(
     name="4.26",
     first=(4, 26, 0),
     licensee_marker=_RESTRICTED_MARKER,
@@ -172,8 +166,7 @@ _4_26 = dataclasses.replace(
     "(Mu-L/TracerInteractiveUE4Plugins@172ab38, @58273c5; Stiiiff/EphemereEngine@c96df6b)",
 )
 
-_5_0 = dataclasses.replace(
-    _4_26,
+_5_0 = _4_26._replace(
     name="5.0",
     first=(5, 0, 0),
     metadata=MetadataVersion.NONE,
@@ -181,8 +174,7 @@ _5_0 = dataclasses.replace(
     "(songjihu/UnrealEngine-5.0.3-release@344a5f1, elmachotroso/unreal_devtoolbox@9d0f90c)",
 )
 
-_5_3 = dataclasses.replace(
-    _5_0,
+_5_3 = _5_0._replace(
     name="5.3",
     first=(5, 3, 0),
     clears_build_url=True,
@@ -191,8 +183,7 @@ _5_3 = dataclasses.replace(
     "kykz159/Project-Ghost@068120c)",
 )
 
-_5_8 = dataclasses.replace(
-    _5_3,
+_5_8 = _5_3._replace(
     name="5.8",
     first=(5, 8, 0),
     compatible_from_code_cl=True,
