@@ -400,7 +400,9 @@ def check(snapshot: Snapshot) -> list[Finding]:
     for path in snapshot.game_configs:
         staged = snapshot.staged.get(path)
         if staged is not None:
-            findings += check_game_config(path, staged, snapshot.committed.get(path), settings)
+            # The project's engine release decides which Android architectures UnrealBuildTool builds.
+            release = snapshot.engine_of[path].release
+            findings += check_game_config(path, staged, snapshot.committed.get(path), settings, engine_release=release)
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:
         path, staged, configured, macros = snapshot.header

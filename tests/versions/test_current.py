@@ -9,8 +9,8 @@ import pytest
 
 from buildver.cli.app import main
 from buildver.errors import EngineLookupError, NoVersionFileError, VersionFileError
-from buildver.versions.config import load_config
 from buildver.projects.place import compatible_engine_version, current_engine_version
+from buildver.versions.config import load_config
 from buildver.versions.current import load_version_file, version_file_path
 from buildver.versions.engine_version import EngineVersion
 
