@@ -1,0 +1,203 @@
+"""Where a command stands (``buildver.projects.place``): the kind of place, its project or plugin, its own
+Build.version and its engine, for every layout a studio has: an engine tree, a game with its engine installed,
+registered, in the same depot or absent, a project in a subfolder, a plugin's own repository, another project."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import git
+
+from buildver.errors import EngineLookupError
+from buildver.projects.place import (
+    PlaceKind,
+    compatible_engine_version,
+    current_engine_version,
+    find_place,
+    game_versions,
+    place_engine,
+)
+from buildver.versions.build_version import BuildVersion, render_new_file
+from buildver.versions.engine_version import EngineVersion
+
+ENGINE_53 = BuildVersion(5, 3, 2, 29314046, 27405482, is_promoted_build=True, branch_name="++UE5+Release-5.3")
+GAME_OWN = BuildVersion(1, 4, 0)
+
+
+def write(root: Path, files: dict[str, object]) -> None:
+    for relative, content in files.items():
+        path = root / relative
+        if content is None:
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, BuildVersion):
+            content = render_new_file(content)
+        path.write_text(content if isinstance(content, str) else json.dumps(content))
+
+
+ENGINE_TREE = {"Engine/Build/Build.version": ENGINE_53, "Engine/Source": None, "Engine/Binaries": None}
+
+# (files, where the command runs, kind, the project or plugin, the place's own Build.version)
+LAYOUTS = [
+    pytest.param(ENGINE_TREE, ".", PlaceKind.ENGINE, None, "Engine/Build/Build.version", id="engine-tree-root"),
+    pytest.param(
+        ENGINE_TREE, "Engine/Source", PlaceKind.ENGINE, None, "Engine/Build/Build.version", id="inside-engine-tree"
+    ),
+    pytest.param(
+        {**ENGINE_TREE, "MyGame/MyGame.uproject": {"EngineAssociation": ""}, "MyGame/Content": None},
+        "MyGame/Content",
+        PlaceKind.GAME,
+        "MyGame/MyGame.uproject",
+        None,  # the engine's Build.version above is never the game's own
+        id="native-game-in-engine-depot",
+    ),
+    pytest.param(
+        {"Game.uproject": {"EngineAssociation": "5.3"}, "Content": None},
+        "Content",
+        PlaceKind.GAME,
+        "Game.uproject",
+        None,
+        id="launcher-game-without-own-version",
+    ),
+    pytest.param(
+        {"Game.uproject": {"EngineAssociation": "5.3"}, "Build/Build.version": GAME_OWN},
+        ".",
+        PlaceKind.GAME,
+        "Game.uproject",
+        "Build/Build.version",
+        id="launcher-game-with-own-version",
+    ),
+    pytest.param(
+        {"Unreal/Carla/Carla.uproject": {"EngineAssociation": "5.3"}, "Build/Build.version": GAME_OWN},
+        ".",
+        PlaceKind.GAME,
+        "Unreal/Carla/Carla.uproject",
+        "Build/Build.version",
+        id="project-in-a-subfolder",
+    ),
+    pytest.param(
+        {"A/A.uproject": {}, "B/B.uproject": {}, "Build/Build.version": GAME_OWN},
+        ".",
+        PlaceKind.OTHER,
+        None,
+        "Build/Build.version",
+        id="several-projects-below-none-chosen",
+    ),
+    pytest.param(
+        {"Weather.uplugin": {"EngineVersion": "5.3.0"}, "TestsProject/TestsProject.uproject": {}},
+        ".",
+        PlaceKind.PLUGIN,
+        "Weather.uplugin",
+        None,
+        id="plugin-repository-with-test-project",
+    ),
+    pytest.param(
+        {"Build/Build.version": GAME_OWN, "src": None}, "src", PlaceKind.OTHER, None, "Build/Build.version", id="other"
+    ),
+]
+
+
+@pytest.mark.parametrize(("files", "start", "kind", "anchor", "own"), LAYOUTS)
+def test_the_place_is_found_for_every_layout(
+    tmp_path: Path, files: dict[str, object], start: str, kind: PlaceKind, anchor: str | None, own: str | None
+) -> None:
+    write(tmp_path, files)
+    git(tmp_path, "init", "-q")
+    place = find_place(tmp_path / start)
+    assert place.kind is kind
+    assert (place.project or place.plugin) == (None if anchor is None else tmp_path / anchor)
+    assert place.own_version_file == (None if own is None else tmp_path / own)
+
+
+@pytest.fixture
+def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A machine with a launcher 5.3 and a source build registered by GUID in Install.ini (Linux)."""
+    write(tmp_path / "Epic" / "UE_5.3", ENGINE_TREE)
+    write(tmp_path / "Source51", {**ENGINE_TREE, "Engine/Build/Build.version": BuildVersion(5, 1, 1, 0, 0)})
+    launcher = {"InstallationList": [{"InstallLocation": str(tmp_path / "Epic" / "UE_5.3"), "AppName": "UE_5.3"}]}
+    write(tmp_path / "home" / ".config" / "Epic", {"UnrealEngineLauncher/LauncherInstalled.dat": launcher})
+    ini = f"[Installations]\n2D4A449E4F2B46C1B6E46D4C3E7E2F11={tmp_path / 'Source51'}\n"
+    write(tmp_path / "home" / ".config" / "Epic", {"UnrealEngine/Install.ini": ini})
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+# (the association, the settings, the engine's version, release only, how it reads)
+ENGINES = [
+    ("5.3", "", "5.3.2-29314046+++UE5+Release-5.3", False, "EngineAssociation 5.3: "),
+    ("{2D4A449E-4F2B-46C1-B6E4-6D4C3E7E2F11}", "", "5.1.1-0", False, "EngineAssociation {2D4A449E"),
+    ("5.4", "", "5.4.0-0", True, "EngineAssociation 5.4: not installed here, so release 5.4's tables"),
+    ("{00000000-0000-0000-0000-000000000001}", 'engine = "5.0"\n', "5.0.0-0", True, "engine = '5.0' in "),
+    ("{00000000-0000-0000-0000-000000000001}", 'engine = "5.0.3-20979098"\n', "5.0.3-20979098", False, "engine = "),
+    ("5.3", 'engine = "5.0"\n', "5.3.2-29314046+++UE5+Release-5.3", False, "EngineAssociation 5.3"),  # installed wins
+]
+
+
+@pytest.mark.parametrize(("association", "settings", "version", "release_only", "how"), ENGINES)
+def test_a_game_s_engine_is_its_association_resolved_here_else_the_setting_else_the_launcher_release(
+    machine: Path, association: str, settings: str, version: str, release_only: bool, how: str
+) -> None:
+    game = machine / "Game"
+    write(game, {"Game.uproject": {"EngineAssociation": association}, "Build/Build.version": GAME_OWN})
+    if settings:
+        (game / "buildver.toml").write_text(settings)
+    git(game, "init", "-q")
+    engine = place_engine(find_place(game))
+    assert (str(engine.version), engine.release_only) == (version, release_only)
+    assert engine.how.startswith(how)
+
+
+def test_a_game_with_an_unregistered_source_build_and_no_setting_has_no_engine_and_says_which_setting(
+    machine: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = machine / "Game"
+    write(game, {"Game.uproject": {"EngineAssociation": "{00000000-0000-0000-0000-000000000001}"}})
+    git(game, "init", "-q")
+    engine = place_engine(find_place(game))
+    assert engine.version is None
+    assert engine.missing is not None
+    assert engine.missing.endswith(
+        'or set engine = "MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver]'
+    )
+    monkeypatch.chdir(game)
+    with pytest.raises(EngineLookupError):
+        current_engine_version()
+
+
+def test_in_a_game_the_python_face_gives_the_engine_s_version_and_the_game_s_own_apart(
+    machine: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = machine / "Game"
+    ini = "[/Script/EngineSettings.GeneralProjectSettings]\nProjectVersion=1.4.0.7\n"
+    write(game, {"Game.uproject": {"EngineAssociation": "5.3"}, "Build/Build.version": GAME_OWN})
+    write(game, {"Config/DefaultGame.ini": ini})
+    git(game, "init", "-q")
+    monkeypatch.chdir(game / "Config")
+    assert current_engine_version() == EngineVersion.parse("5.3.2-29314046+++UE5+Release-5.3")
+    assert compatible_engine_version() == EngineVersion.parse("5.3.0-27405482+++UE5+Release-5.3")
+    versions = game_versions()
+    assert versions is not None
+    assert versions.project_version.value == "1.4.0.7"
+    assert versions.engine_release == (5, 3)
+    (machine / "elsewhere").mkdir()
+    assert game_versions(machine / "elsewhere") is None  # not a game
+
+
+def test_against_and_file_name_the_engine_without_looking_for_the_place(machine: Path) -> None:
+    # A folder that is nothing at all: the options alone decide.
+    nowhere = machine / "nowhere"
+    nowhere.mkdir()
+    engine = place_engine(find_place(nowhere), against=EngineVersion(5, 3, 0), against_release_only=True)
+    assert (str(engine.version), engine.release_only, engine.how) == (
+        "5.3.0-0",
+        True,
+        "--against 5.3: that release's tables",
+    )
+    version_file = machine / "Epic" / "UE_5.3" / "Engine" / "Build" / "Build.version"
+    engine = place_engine(find_place(nowhere), file=version_file)
+    assert str(engine.version) == "5.3.2-29314046+++UE5+Release-5.3"
+    assert engine.version_file is not None
+    assert engine.version_file.path == version_file
