@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from buildver.cli.app import main
-from buildver.errors import EngineLookupError, NoVersionFileError, VersionFileError
+from buildver.errors import ConfigError, EngineLookupError, NoVersionFileError, VersionFileError
 from buildver.projects.place import compatible_engine_version, current_engine_version
 from buildver.versions.config import load_config
 from buildver.versions.current import load_version_file, version_file_path
@@ -186,3 +186,31 @@ def test_every_command_says_a_backslash_is_not_a_separator(
         "buildver: error: Engine\\Build\\Build.version: the version file is missing (a backslash is not a path "
         "separator on this system; use Engine/Build/Build.version)\n"
     )
+
+
+# (a setting's line in buildver.toml, what the error says after the file's name; None: accepted)
+SETTINGS_PATHS = [
+    ("version-file = 'Build\\Build.version'", "version-file 'Build\\\\Build.version': a backslash is not a path"),
+    ("header = 'Source\\Game\\BuildVersion.h'", "header 'Source\\\\Game\\\\BuildVersion.h': a backslash is not a path"),
+    ("engine = 'Engine\\Build\\Build.version'", "engine 'Engine\\\\Build\\\\Build.version': a backslash is not a path"),
+    ('engine = "5.3"', None),
+    ('engine = "5.3.2-29314046+++UE5+Release-5.3"', None),
+    ('engine = "five"', "engine 'five' is neither a release (5.3), an engine version (5.3.2) nor the path"),
+]
+
+
+@pytest.mark.skipif(os.sep == "\\", reason="a backslash is a separator on Windows")
+@pytest.mark.parametrize(("line", "error"), SETTINGS_PATHS)
+def test_a_settings_path_written_on_windows_is_one_error_naming_the_fix(
+    tmp_path: Path, line: str, error: str | None
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "buildver.toml").write_text(line + "\n")
+    if error is None:
+        assert load_config(tmp_path).engine is not None
+        return
+    with pytest.raises(ConfigError) as raised:
+        load_config(tmp_path)
+    assert str(raised.value).startswith(f"{tmp_path / 'buildver.toml'}: {error}")
+    if "backslash" in error:
+        assert "(Windows reads / too)" in str(raised.value)
