@@ -131,3 +131,8 @@ class EngineLookupError(BuildverError):
 class FieldNotFoundError(BuildverError):
     """A field ``show --field`` names that the place does not have (a game without a Build.version of its own
     has no MajorVersion; a project on an unknown engine has no Android version code): exit 1, not a usage error."""
+
+
+class ProjectSearchError(BuildverError):
+    """A folder that cannot be listed while looking for the project's ``.uproject`` (or a plugin's ``.uplugin``):
+    guessing "no project here" would change the engine judged against and a generated header's names."""

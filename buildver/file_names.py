@@ -13,6 +13,7 @@ __all__ = [
     "PLUGIN_SUFFIX",
     "PROJECT_SUFFIX",
     "VERSION_FILE_NAME",
+    "files_in",
     "find_project",
 ]
 
@@ -25,21 +26,41 @@ PROJECT_SUFFIX = ".uproject"
 
 def find_project(start: Path) -> Path | None:
     """The ``.uproject`` at ``start``, in it, or in the nearest folder above it that has one (the first by name if
-    several)."""
+    several).
+
+    A folder that cannot be listed (permissions, too many open files) is an error, not "no project here": the
+    answer decides the engine every command judges by and the names of a generated header.
+    """
     folder = Path(os.path.abspath(start))
     if folder.is_file():
         if folder.name.lower().endswith(PROJECT_SUFFIX):
             return folder
         folder = folder.parent  # a plugin or a package: its project is above it
     for candidate in (folder, *folder.parents):
-        try:
-            projects = sorted(
-                entry
-                for entry in candidate.iterdir()
-                if entry.name.lower().endswith(PROJECT_SUFFIX) and entry.is_file()
-            )
-        except OSError:
-            continue
+        projects = sorted(entry for entry in files_in(candidate) if entry.name.lower().endswith(PROJECT_SUFFIX))
         if projects:
             return projects[0]
     return None
+
+
+def files_in(folder: Path) -> list[Path]:
+    """The regular files (or links to them) in ``folder``; none when it does not exist; ProjectSearchError when it
+    cannot be listed."""
+    from buildver.errors import ProjectSearchError
+
+    try:
+        with os.scandir(folder) as entries:
+            return [Path(entry.path) for entry in entries if _is_file(entry)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        raise ProjectSearchError(
+            f"{folder}: cannot list the folder to look for a .uproject or .uplugin ({exc.strerror or exc})"
+        ) from None
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:  # a link to a folder this user cannot search: not a project's file
+        return False

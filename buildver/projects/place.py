@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildver.errors import BuildverError, EngineLookupError, VersionFileError
-from buildver.file_names import PLUGIN_SUFFIX, PROJECT_SUFFIX, find_project
+from buildver.file_names import PLUGIN_SUFFIX, PROJECT_SUFFIX, files_in, find_project
 
 if TYPE_CHECKING:
     from buildver.projects.engine import ProjectEngine
@@ -252,40 +252,43 @@ def _plugin_at_or_above(folder: Path) -> Path | None:
 
 def _project_below(folder: Path) -> Path | None:
     """The only ``.uproject`` below ``folder`` (up to ``_BELOW_DEPTH`` folders down, outside the folders no
-    project lives in); None when there is none or several (an engine's samples, a depot of games)."""
-    found: list[Path] = []
+    project lives in); None when there is none or several (an engine's samples, a depot of games). A folder below
+    that cannot be listed is passed over: only a folder at or above the place decides what the place is."""
     level = [folder]
-    for _ in range(_BELOW_DEPTH):
+    for _ in range(_BELOW_DEPTH + 1):  # the folder's own listing first, then one level deeper each time
+        found: list[Path] = []
         deeper: list[Path] = []
         for parent in level:
-            try:
-                entries = list(os.scandir(parent))
-            except OSError:
-                continue
-            for entry in entries:
+            for entry in _listing(parent):
                 name = entry.name
-                try:
-                    if entry.is_dir() and not name.startswith(".") and name.lower() not in _NOT_SEARCHED_BELOW:
-                        deeper.append(Path(entry.path))
-                except OSError:
-                    continue
-        for child in deeper:
-            found += _entries_named(child, PROJECT_SUFFIX)
-        if len(found) > 1:
-            return None
+                lowered = name.lower()
+                if parent is not folder and lowered.endswith(PROJECT_SUFFIX) and _is(entry.is_file):
+                    found.append(Path(entry.path))
+                elif not name.startswith(".") and lowered not in _NOT_SEARCHED_BELOW and _is(entry.is_dir):
+                    deeper.append(Path(entry.path))
         if found:
-            return found[0]
+            return found[0] if len(found) == 1 else None
         level = deeper
     return None
 
 
-def _entries_named(folder: Path, suffix: str) -> list[Path]:
+def _listing(folder: Path) -> list[os.DirEntry[str]]:
     try:
-        return [
-            Path(entry.path) for entry in os.scandir(folder) if entry.name.lower().endswith(suffix) and entry.is_file()
-        ]
+        with os.scandir(folder) as entries:
+            return list(entries)
     except OSError:
         return []
+
+
+def _is(test: Callable[[], bool]) -> bool:
+    try:
+        return test()
+    except OSError:
+        return False
+
+
+def _entries_named(folder: Path, suffix: str) -> list[Path]:
+    return [entry for entry in files_in(folder) if entry.name.lower().endswith(suffix)]
 
 
 # -- the engine of a place ------------------------------------------------------------------------------------------
