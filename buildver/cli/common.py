@@ -87,7 +87,12 @@ def parse_against(text: str) -> AgainstEngine:
     whole engine version; anything else is a usage error (exit 2) with buildver's message."""
     parts = text.strip().split(".")
     if len(parts) == 2 and all(part.isascii() and part.isdigit() and len(part) <= 5 for part in parts):
-        return AgainstEngine(EngineVersion(int(parts[0]), int(parts[1]), 0), True)
+        from buildver.projects.place import release_engine_version
+
+        try:
+            return AgainstEngine(release_engine_version(int(parts[0]), int(parts[1])), True)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
     try:
         return AgainstEngine(EngineVersion.parse(text), False)
     except ValueError as exc:

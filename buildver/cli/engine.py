@@ -17,6 +17,7 @@ def engine(
     path: Annotated[
         Path,
         typer.Argument(
+            exists=True,
             metavar="[PROJECT]",
             help="A .uproject, or a folder in a project (default: here); the nearest .uproject at or above it.",
             show_default=False,
@@ -25,17 +26,16 @@ def engine(
     json_output: JsonFlag = False,
 ) -> None:
     """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version."""
-    from buildver.errors import EngineLookupError
+    from buildver.errors import EngineLookupError, UsageError
     from buildver.projects.engine import project_engine
     from buildver.projects.place import PlaceKind, find_place
     from buildver.versions.build_version import load_build_version
 
+    if path.is_file() and not path.name.lower().endswith(".uproject"):
+        raise UsageError(f"{path}: not a .uproject; give a project's .uproject, or a folder in a project")
     place = find_place(path)
     if place.kind is not PlaceKind.GAME or place.project is None:
-        raise EngineLookupError(
-            f"{path}: no .uproject here, in a folder above or the only one below ({place.describe()}); give the "
-            "project's .uproject"
-        )
+        raise EngineLookupError(f"{path}: not in a game project ({place.describe()}); give the project's .uproject")
     found = project_engine(place.project)
     version_file = load_build_version(found.version_file) if found.version_file.is_file() else None
     version = None if version_file is None else str(version_file.record.engine_version)

@@ -24,14 +24,14 @@ project_app = new_app("Unreal projects and plugins: which ones this engine build
 @project_app.command("check")
 def check_command(
     path: Annotated[
-        Path,
+        Path | None,
         typer.Argument(
             exists=True,
             metavar="[PATH]",
-            help="A project folder (default: here), a .uproject or a .uplugin.",
+            help="A project folder, a .uproject or a .uplugin (default: the game or plugin here, else this folder).",
             show_default=False,
         ),
-    ] = Path("."),
+    ] = None,
     file: FileOption = None,
     against: AgainstOption = None,
     engine_plugins: Annotated[
@@ -47,11 +47,14 @@ def check_command(
     """
     from buildver.errors import EngineLookupError, UsageError
     from buildver.projects.check import check_project
-    from buildver.projects.place import engine_here
+    from buildver.projects.place import PlaceKind, engine_here, find_place
     from buildver.projects.verdicts import Status
 
     if against is not None and file is not None:
         raise UsageError("give either --against or --file, not both")
+    if path is None:  # the whole game or plugin the command runs in, not only the folder (Content/ holds none)
+        place = find_place(Path("."))
+        path = place.root if place.kind in (PlaceKind.GAME, PlaceKind.PLUGIN) else Path(".")
     engine = engine_here(
         path,
         file=file,

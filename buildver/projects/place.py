@@ -124,7 +124,9 @@ class Place:
             return f"a game project, {self.project}"
         if self.kind is PlaceKind.PLUGIN:
             return f"a plugin's own repository, {self.plugin}"
-        return f"a project at {self.root}" if self.own_version_file is not None else f"no project at {self.root}"
+        if self.own_version_file is not None:
+            return f"a project at {self.root} with a Build.version, not an Unreal game, engine tree or plugin"
+        return f"no Unreal project at {self.root}: no .uproject, .uplugin or Build.version"
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,10 +298,21 @@ def _entries_named(folder: Path, suffix: str) -> list[Path]:
 
 def release_engine_version(major: int, minor: int) -> EngineVersion:
     """The engine a bare release (``5.3``) stands for: its first hotfix with no changelist, so that Unreal's
-    Changelist-0 rule leaves the decision to the release's object and custom versions."""
+    Changelist-0 rule leaves the decision to the release's object and custom versions. InvalidVersionError for a
+    release buildver has no tables of (``3.5``, a typo's ``5.33``, a release newer than it knows): with nothing to
+    decide by, every package would pass."""
+    from buildver.errors import InvalidVersionError
+    from buildver.packages.object_versions import RELEASE_OBJECT_VERSIONS, object_versions_for
     from buildver.versions.engine_version import EngineVersion
 
-    return EngineVersion(major, minor, 0)
+    version = EngineVersion(major, minor, 0)
+    if object_versions_for(version) is None:
+        first, last = RELEASE_OBJECT_VERSIONS[0], RELEASE_OBJECT_VERSIONS[-1]
+        raise InvalidVersionError(
+            f"buildver has no tables of release {major}.{minor} (it knows {first.release} to {last.release}), so "
+            "it could decide nothing by it; name the engine by its Build.version instead"
+        )
+    return version
 
 
 def place_engine(
@@ -435,17 +448,22 @@ def engine_for_association(
             return PlaceEngine(loaded.record.engine_version, how, loaded, association=resolved)
     setting = engine_setting(config)
     if setting is not None:
+        state = "not installed here" if found is None else "without a readable Build.version"
         return PlaceEngine(
             setting.version,
-            f"{setting.how}, since {why.removeprefix(f'{project}: ')}",
+            f"{setting.how}: the EngineAssociation {association or '(none)'} is {state}",
             setting.version_file,
             setting.release_only,
             association=found,
         )
     stock = parse_stock_engine_version(association or "")
     if stock is not None:
+        try:
+            by_release = release_engine_version(stock.major, stock.minor)
+        except BuildverError as exc:
+            return PlaceEngine(None, "", missing=f"{why}; {exc}; or {ENGINE_SETTING}", association=found)
         return PlaceEngine(
-            release_engine_version(stock.major, stock.minor),
+            by_release,
             f"EngineAssociation {association}: {_short(why, project) if found is not None else 'not installed here'}"
             f", so release {stock.major}.{stock.minor}'s tables",
             None,
@@ -480,15 +498,20 @@ def engine_setting(config: Config | None) -> PlaceEngine | None:
     """The ``engine`` setting: a release (``5.3``), a version (``5.3.2``) or a Build.version's path."""
     if config is None or config.engine is None:
         return None
-    value = config.engine
-    where = f"engine = {value!r} in {config.source}"
-    if isinstance(value, Path):
-        from buildver.versions.build_version import load_build_version
+    from buildver.errors import ConfigError
 
-        loaded = load_build_version(value)
-        return PlaceEngine(loaded.record.engine_version, where, loaded)
-    release_only = value.count(".") == 1
-    return PlaceEngine(value_version(value), where, None, release_only)
+    value = config.engine
+    where = f"engine = '{value}' in {config.source}"
+    try:
+        if isinstance(value, Path):
+            from buildver.versions.build_version import load_build_version
+
+            loaded = load_build_version(value)
+            return PlaceEngine(loaded.record.engine_version, where, loaded)
+        release_only = value.count(".") == 1
+        return PlaceEngine(value_version(value), where, None, release_only)
+    except BuildverError as exc:
+        raise ConfigError(f"{config.source}: engine '{value}': {exc}") from None
 
 
 def engine_build_record(version: EngineVersion) -> BuildVersion:
