@@ -202,10 +202,7 @@ def _new_version_path(folder: Path, game_root: Path | None, file: Path | None) -
             )
             return shown, notes
     first = candidates[0]
-    raise UsageError(
-        f"{os.path.relpath(first)}: git ignores it ({rules[first]}), so it would never be committed; "
-        f"give a path git keeps with --file PATH, or add '!{_repository_path(first)}' to that .gitignore below the rule"
-    )
+    raise UsageError(_ignored(first, rules[first], "give a path git keeps with --file PATH", exception_first=False))
 
 
 def _require_kept(paths: list[Path], *, given: Path | None) -> None:
@@ -215,11 +212,18 @@ def _require_kept(paths: list[Path], *, given: Path | None) -> None:
     rules = ignore_rules(paths)
     for path in paths:
         if path in rules:
-            other = "--file PATH" if given is not None and path == given else "a path git keeps"
-            raise UsageError(
-                f"{os.path.relpath(path)}: git ignores it ({rules[path]}), so it would never be committed; "
-                f"add '!{_repository_path(path)}' to that .gitignore below the rule, or choose {other}"
-            )
+            other = "choose another --file PATH" if given is not None and path == given else "choose a path git keeps"
+            raise UsageError(_ignored(path, rules[path], other, exception_first=True))
+
+
+def _ignored(path: Path, rule: str, other: str, *, exception_first: bool) -> str:
+    """One line: ``path`` is ignored by ``rule`` (``file:line: pattern``), and the fixes: ``other``, and a ``!``
+    exception unless the rule ignores a whole folder (git never re-includes a file of an ignored folder)."""
+    problem = f"{os.path.relpath(path)}: git ignores it ({rule}), so it would never be committed"
+    if rule.endswith("/"):
+        return f"{problem}; git cannot keep a file of an ignored folder: {other}"
+    exception = f"add '!{_repository_path(path)}' to that .gitignore below the rule"
+    return f"{problem}; {exception}, or {other}" if exception_first else f"{problem}; {other}, or {exception}"
 
 
 def _repository_path(path: Path) -> str:

@@ -355,7 +355,9 @@ def test_guard_checks_the_configured_header_and_gives_the_command_that_fixes_it(
         b'[tool.buildver]\nversion-file = "Build/Build.version"\nheader = "Source/Version.h"\nheader-prefix = "GAME_"\n'
     )
     game = MacroNames.prefixed("GAME_")
-    commit(repo, {"pyproject.toml": config, "Source/Version.h": render_header(BASE, macros=game, source=SOURCE).encode()})
+    commit(
+        repo, {"pyproject.toml": config, "Source/Version.h": render_header(BASE, macros=game, source=SOURCE).encode()}
+    )
     stage(repo, {"Build/Build.version": version_bytes(BASE.replace(changelist=1001))})
     code, lines = run_command(repo, monkeypatch)
     assert code == 1
