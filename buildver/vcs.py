@@ -37,6 +37,7 @@ __all__ = [
     "find_repository_root",
     "git_failure",
     "git_timeout",
+    "ignore_rules",
     "index_entries",
     "read_blobs",
     "read_repository",
@@ -113,6 +114,36 @@ def find_repository_root(start: Path) -> Path | None:
         if (folder / ".git").exists():
             return folder
     return None
+
+
+def ignore_rules(paths: Iterable[Path]) -> dict[Path, str]:
+    """The rule that makes git ignore each of ``paths`` that ``git add`` would refuse, as ``file:line: pattern``
+    (``git check-ignore -v``); paths git keeps, tracked files and paths outside any repository are left out.
+
+    The paths need not exist (``init`` asks before it creates them). Each is asked of the repository that holds it.
+    """
+    by_root: dict[Path, dict[str, Path]] = {}
+    for path in paths:
+        absolute = Path(os.path.abspath(path))
+        root = find_repository_root(absolute.parent)
+        if root is None:
+            continue  # outside git nothing is ignored
+        relative = os.path.relpath(absolute, root)
+        if relative.startswith(os.pardir):
+            continue
+        by_root.setdefault(root, {})[Path(relative).as_posix()] = path
+    rules: dict[Path, str] = {}
+    for root, wanted in by_root.items():
+        given = b"".join(os.fsencode(name) + b"\0" for name in wanted)
+        output = _run_git(root, "check-ignore", "-v", "-z", "--stdin", allowed=(0, 1), given=given)[1]
+        # Each answer is "<source> NUL <line> NUL <pattern> NUL <path> NUL"; a negated pattern ("!Build/*/") that
+        # matched last means the path is kept.
+        fields = output.split(b"\0")
+        for index in range(0, len(fields) - 3, 4):
+            source, line, pattern, name = (os.fsdecode(field) for field in fields[index : index + 4])
+            if name in wanted and not pattern.startswith("!"):
+                rules[wanted[name]] = f"{Path(source).as_posix()}:{line}: {pattern}"
+    return rules
 
 
 def read_repository(start: Path) -> RepositoryState | None:

@@ -46,7 +46,13 @@ def init(
     from buildver.stamp.init import init_project
 
     release = None if version is None else (version.major, version.minor, version.patch)
-    created, config_path = init_project(Path.cwd(), file=file, release=release)
-    if created is not None:
-        print(f"created {created} for {'.'.join(map(str, release or ()))} in Unreal's writer layout")
-    print(f"wrote the [tool.buildver] section to {config_path}")
+    result = init_project(Path.cwd(), file=file, release=release)
+    if result.created is not None:
+        why = "".join(f" ({note})" for note in result.notes)
+        print(f"created {result.created} for {'.'.join(map(str, release or ()))} in Unreal's writer layout{why}")
+    print(f"wrote the [tool.buildver] section to {result.settings}")
+    if result.header is not None:
+        import os
+
+        header = Path(os.path.relpath(result.header)).as_posix()
+        print(f"set header = {header}: update-local writes it in the game's primary module")

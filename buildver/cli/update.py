@@ -145,14 +145,14 @@ def update_local(
     Unreal's spelling works too: -CL=123 -CompatibleCL=100 -Build=Nightly -SkipHeader -Licensee -Promoted=1
     -Branch=++UE5+Main.
     """
+    from buildver.projects.place import stamped_version_file
     from buildver.stamp.report import describe_rules, update_document, update_summary
     from buildver.stamp.update import UpdateRequest
     from buildver.stamp.update import update_local as run_update
     from buildver.versions.config import load_config
-    from buildver.versions.current import version_file_path
 
     config = load_config()
-    version_path = version_file_path(file, config=config)
+    version_path = stamped_version_file(file, config=config)
     request = UpdateRequest(
         changelist=cl,
         compatible_changelist=compatible_cl,
@@ -195,12 +195,12 @@ def header_command(
     force: Annotated[bool, typer.Option("--force", help="Clear a read-only flag first.")] = False,
 ) -> None:
     """Regenerate (or patch) the C header from the current Build.version."""
+    from buildver.projects.place import stamped_version_file
     from buildver.stamp.update import write_header
     from buildver.versions.config import load_config
-    from buildver.versions.current import version_file_path
 
     config = load_config()
-    version_path = version_file_path(file, config=config)
+    version_path = stamped_version_file(file, config=config)
     plan, written = write_header(version_path, config=config, header=header, write=not check, force=force)
     change = plan.change
     if change is None:

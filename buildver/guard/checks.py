@@ -137,7 +137,7 @@ def check_header(
 ) -> list[Finding]:
     """Whether the staged header is what ``buildver header`` writes for the staged Build.version (a generated one
     with the names ``macros``, Version.h's by default)."""
-    from buildver.stamp.header import UNREAL_MACROS, header_for, recorded_build
+    from buildver.stamp.header import UNREAL_MACROS, header_for, header_source, recorded_build
 
     fix = f"run: buildver header, then: git add {header_path} ({GUARD_HEADER_HINT})"
     if staged is None:
@@ -152,7 +152,14 @@ def check_header(
         )
     record = version_file.record
     try:
-        expected = header_for(text, record, recorded_build(record), header_path, macros=macros or UNREAL_MACROS)
+        expected = header_for(
+            text,
+            record,
+            recorded_build(record),
+            header_path,
+            macros=macros or UNREAL_MACROS,
+            source=header_source(header_path, version_file.path),
+        )
     except BuildverError as exc:
         return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
     if expected == text:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from buildver.errors import BuildverError, EngineLookupError, VersionFileError
+from buildver.errors import BuildverError, EngineLookupError, NoVersionFileError, VersionFileError
 from buildver.file_names import PLUGIN_SUFFIX, PROJECT_SUFFIX, files_in, find_project
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ __all__ = [
     "game_versions",
     "place_engine",
     "release_engine_version",
+    "stamped_version_file",
 ]
 
 ENGINE_SETTING = 'set engine = "MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver]'
@@ -210,6 +211,25 @@ def find_place(start: Path | None = None, *, config: Config | None = None) -> Pl
     if below is not None:
         return Place(PlaceKind.GAME, below.parent, below, None, _game_version_file(below, folder, config), config)
     return Place(PlaceKind.OTHER, folder, None, None, version_file, config)
+
+
+def stamped_version_file(
+    file: str | os.PathLike[str] | None = None, *, start: Path | None = None, config: Config | None = None
+) -> Path:
+    """The Build.version ``update-local`` and ``header`` stamp: ``file`` (``--file``); in a game, the game's own
+    (:attr:`Place.own_version_file`: never an engine's, even when the game sits in the engine's depot), a
+    NoVersionFileError when it keeps none; elsewhere the configured or found one, as every command reads it."""
+    from buildver.versions.current import version_file_path
+
+    if file is not None:
+        return version_file_path(file)
+    place = find_place(start, config=config)
+    if place.kind is not PlaceKind.GAME:
+        return version_file_path(None, config=place.config, start=start)
+    if place.own_version_file is None:
+        # The command line adds the way out: --file, or buildver init --version.
+        raise NoVersionFileError(f"{place.project}: the game keeps no Build.version of its own")
+    return place.own_version_file
 
 
 def _configured_or_found(folder: Path, config: Config) -> Path | None:

@@ -159,7 +159,11 @@ def plan_update(
         # A 4.18 engine's own Version.h is patched, never created: UAT fails when it is missing.
         must_exist = header == chosen.version_h and rules.patches_version_h
         macros = header_macros(chosen, version_file.path, config)
-        changes.append(plan_header(header, record, request.build, must_exist=must_exist, macros=macros))
+        changes.append(
+            plan_header(
+                header, record, request.build, must_exist=must_exist, macros=macros, version_path=version_file.path
+            )
+        )
     metadata = _plan_metadata(chosen, record, changes)
     if metadata is not None:
         changes.append(metadata)
@@ -344,7 +348,8 @@ def write_header(
             return HeaderPlan(chosen, None)
         record = version_file.record
         macros = header_macros(chosen, version_file.path, config)
-        return HeaderPlan(chosen, plan_header(path, record, recorded_build(record), macros=macros))
+        change = plan_header(path, record, recorded_build(record), macros=macros, version_path=version_file.path)
+        return HeaderPlan(chosen, change)
 
     return write_planned(version_path, plan, write=write, force=force)
 

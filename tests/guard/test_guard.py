@@ -161,12 +161,15 @@ def test_every_check_has_a_unique_key_and_a_default_that_is_not_off() -> None:
 
 # -- header, packages, manifests ----------------------------------------------------------------------------------
 
+SOURCE = "../Build/Build.version"
+"""Build/Build.version as the first line of Source/Version.h names it."""
+
 
 def test_check_header_accepts_the_generated_header_and_gives_the_fix_for_a_stale_one() -> None:
     version_file, _ = check_version("Build/Build.version", version_bytes(BASE), None)
     assert version_file is not None
-    current = render_header(BASE).encode()
-    stale = render_header(BASE.replace(changelist=1)).encode()
+    current = render_header(BASE, source="Build.version").encode()
+    stale = render_header(BASE.replace(changelist=1), source="Build.version").encode()
     assert check_header("Build/BuildVersion.h", current, version_file, configured=False) == []
     assert [str(f) for f in check_header("Build/BuildVersion.h", stale, version_file, configured=False)] == [
         "Build/BuildVersion.h: error[header]: out of step with Build/Build.version; "
@@ -352,7 +355,9 @@ def test_guard_checks_the_configured_header_and_gives_the_command_that_fixes_it(
         b'[tool.buildver]\nversion-file = "Build/Build.version"\nheader = "Source/Version.h"\nheader-prefix = "GAME_"\n'
     )
     game = MacroNames.prefixed("GAME_")
-    commit(repo, {"pyproject.toml": config, "Source/Version.h": render_header(BASE, macros=game).encode()})
+    commit(
+        repo, {"pyproject.toml": config, "Source/Version.h": render_header(BASE, macros=game, source=SOURCE).encode()}
+    )
     stage(repo, {"Build/Build.version": version_bytes(BASE.replace(changelist=1001))})
     code, lines = run_command(repo, monkeypatch)
     assert code == 1
@@ -361,9 +366,9 @@ def test_guard_checks_the_configured_header_and_gives_the_command_that_fixes_it(
         "Source/Version.h (to leave the header alone, set skip-header = true in [tool.buildver])"
     )
     # Version.h's names are out of step too: outside an engine the header's names are the project's own.
-    stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001)).encode()})
+    stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001), source=SOURCE).encode()})
     assert run_command(repo, monkeypatch)[0] == 1
-    stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001), macros=game).encode()})
+    stage(repo, {"Source/Version.h": render_header(BASE.replace(changelist=1001), macros=game, source=SOURCE).encode()})
     assert run_command(repo, monkeypatch) == (0, ["buildver guard: 2 files checked, no problems"])
 
 

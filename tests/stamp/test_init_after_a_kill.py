@@ -36,7 +36,7 @@ def run(folder: Path, *arguments: str, kill_at: int | None = None) -> subprocess
 
 def project(folder: Path, with_pyproject: bool) -> Path:
     folder.mkdir(parents=True)
-    (folder / ".git").mkdir()
+    subprocess.run(["git", "init", "--quiet", str(folder)], check=True)  # init asks git what it ignores
     if with_pyproject:
         (folder / "pyproject.toml").write_bytes(PYPROJECT)
     return folder

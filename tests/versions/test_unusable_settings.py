@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import run_buildver
+from helpers import git, run_buildver
 
 DATA = Path(__file__).parents[1] / "data"
 VERSION = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
@@ -123,7 +123,7 @@ def test_a_deep_pyproject_without_buildver_is_not_parsed_at_all(tmp_path: Path) 
 def test_init_into_a_deeply_nested_pyproject_is_one_error_line(tmp_path: Path) -> None:
     root = tmp_path / "game"
     root.mkdir()
-    (root / ".git").mkdir()
+    git(root, "init", "--quiet")  # init asks git what it ignores
     (root / "pyproject.toml").write_text("[project]\nname = 'game'\n" + DEEP_TABLE)
     before = (root / "pyproject.toml").read_bytes()
     result = run_buildver(root, "init", "--version", "5.3.2")
