@@ -8,6 +8,7 @@ reports (``buildver.guard.settings``). Packages are streamed, one at a time, how
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import posixpath
 import stat
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildver.errors import UsageError
-from buildver.file_names import MANIFEST_SUFFIX, PACKAGE_EXTENSIONS, PLUGIN_SUFFIX, VERSION_FILE_NAME
+from buildver.file_names import MANIFEST_SUFFIX, PACKAGE_EXTENSIONS, PLUGIN_SUFFIX, PROJECT_SUFFIX, VERSION_FILE_NAME
 from buildver.guard.checks import (
     check_game_config,
     check_header,
@@ -70,6 +71,8 @@ def _kind(path: str) -> str | None:
         return "manifest"
     if lowered.endswith(PLUGIN_SUFFIX):
         return "plugin"
+    if lowered.endswith(PROJECT_SUFFIX):
+        return "project"
     if lowered in _GAME_CONFIG_NAMES and posixpath.basename(posixpath.dirname(path)).lower() == "config":
         return "game-config"
     return None
@@ -141,6 +144,8 @@ class Snapshot:
     """The staged Build.version files to check."""
     game_configs: tuple[str, ...]
     """The staged Config/DefaultGame.ini and Config/DefaultEngine.ini files to check."""
+    projects: tuple[str, ...]
+    """The staged ``.uproject`` files: their engine must not go back to an older release."""
     staged: dict[str, bytes | None]
     """The staged bytes of those, and the engine's Build.version; None when not in the index or not read."""
     committed: dict[str, bytes | None]
@@ -165,6 +170,8 @@ class Snapshot:
     """Packages whose working-tree file is the staged one: read from there, header only."""
     package_blobs: Iterator[tuple[str, Blob | None]]
     """The other packages' staged bytes (their start and end), streamed one at a time."""
+    resolve: _EngineResolver
+    """Finds a project's engine from its association, reading an engine's Build.version from the index."""
     engine_of: dict[str, PlaceEngine]
     """The engine each staged package, plugin and game config file is judged against: its project's engine (from
     the staged ``.uproject``'s EngineAssociation), else the repository's own (an engine tree's, or another
@@ -283,14 +290,18 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     manifests = [path for path in candidates if _kind(path) == "manifest"]
     plugins = [path for path in candidates if _kind(path) == "plugin"]
     game_configs = [path for path in candidates if _kind(path) == "game-config"]
+    staged_projects = [path for path in candidates if _kind(path) == "project"]
 
     # The first batch: the engine's Build.version and every staged Build.version and game config, with HEAD's for
     # each staged one. Blobs are asked for by object id, from the index's entries.
-    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs]))
+    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs, *staged_projects]))
     index = reader.entries(wanted)
-    compared = [path for path in dict.fromkeys([*versions, *game_configs]) if path in index]
+    compared = [path for path in dict.fromkeys([*versions, *game_configs, *staged_projects]) if path in index]
     in_head = reader.head_entries(compared)
-    kinds = {path: "game-config" if path in game_configs else "version" for path in wanted}
+    kinds = {
+        path: "game-config" if path in game_configs else "project" if path in staged_projects else "version"
+        for path in wanted
+    }
     checked_now = {*versions, *game_configs}
     blobs = reader.read(
         [
@@ -340,7 +351,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     package_blobs = _package_stream(root, from_blobs, index) if from_blobs else iter(())
 
     header = None
-    checked = len({*versions, *packages, *manifests, *plugins, *game_configs})
+    checked = len({*versions, *packages, *manifests, *plugins, *game_configs, *staged_projects})
     if check_the_header and header_path is not None and (header_configured or small.get(header_path) is not None):
         header = (header_path, small.get(header_path), header_configured, macros)
         checked += header_path not in {*versions, *packages, *manifests, *plugins}
@@ -349,12 +360,14 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
     }
-    engine_of = _engines(root, config, reader, project_of, small, engine_path, engine_file, bool(uprojects))
+    resolve = _EngineResolver(root, config, reader)
+    engine_of = _engines(resolve, project_of, small, engine_path, engine_file, bool(uprojects))
     return Snapshot(
         root=root,
         settings=settings,
         versions=tuple(versions),
         game_configs=tuple(game_configs),
+        projects=tuple(staged_projects),
         staged=staged,
         committed=committed,
         refused=tuple(reader.refused),
@@ -369,6 +382,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         warn_empty={path: warn_of_ini.get(ini_of_package.get(path) or "", True) for path in packages},
         working_tree_packages=tuple(path for path in streamed if path not in unstaged),
         package_blobs=package_blobs,
+        resolve=resolve,
         engine_of=engine_of,
         checked=checked,
     )
@@ -403,6 +417,10 @@ def check(snapshot: Snapshot) -> list[Finding]:
             # The project's engine release decides which Android architectures UnrealBuildTool builds.
             release = snapshot.engine_of[path].release
             findings += check_game_config(path, staged, snapshot.committed.get(path), settings, engine_release=release)
+    for path in snapshot.projects:
+        staged, head = snapshot.staged.get(path), snapshot.committed.get(path)
+        if staged is not None and head is not None:
+            findings += _check_project_engine(snapshot, path, staged, head)
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:
         path, staged, configured, macros = snapshot.header
@@ -435,6 +453,31 @@ def check(snapshot: Snapshot) -> list[Finding]:
         else:
             findings += _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings)
     return findings
+
+
+def _check_project_engine(snapshot: Snapshot, path: str, staged: bytes, head: bytes) -> list[Finding]:
+    """A project moved to an older engine release: that engine cannot load what the newer one saved (Unreal refuses
+    such packages), so every package committed so far may be lost to it. Both engines are decided as every command
+    decides them; when either is not known here, nothing is said (the packages' own checks say it)."""
+    from buildver.errors import BuildverError
+    from buildver.projects.engine import association_of
+
+    try:
+        new_association, old_association = association_of(staged, path), association_of(head, path)
+    except BuildverError:
+        return []  # not a descriptor: Unreal's own error, and project check's
+    if new_association == old_association:
+        return []
+    new, old = snapshot.resolve.engine(path, staged).release, snapshot.resolve.engine(path, head).release
+    if new is None or old is None or new >= old:
+        return []
+    older, newer = "{}.{}".format(*new), "{}.{}".format(*old)
+    return snapshot.settings.finding(
+        "project-engine-older",
+        path,
+        f"EngineAssociation {old_association!r} -> {new_association!r}: the project's engine goes back from {newer} "
+        f"to {older}, which cannot load what {newer} saved (buildver assets scan --against {older} lists them)",
+    )
 
 
 def _unjudged(snapshot: Snapshot) -> list[Finding]:
@@ -496,10 +539,45 @@ def _projects_of(root: Path, paths: list[str]) -> tuple[dict[str, str | None], l
     return found, uprojects
 
 
+class _EngineResolver:
+    """A project's engine, decided by ``buildver.projects.place`` from the association the index holds: an engine's
+    Build.version in the repository is read from the index (what the commit holds), any other from the disk."""
+
+    def __init__(self, root: Path, config: Config, reader: _Reader) -> None:
+        self.root, self.config, self.reader = root, config, reader
+
+    def read_version_file(self, path: Path) -> VersionFile | None:
+        from buildver.versions.build_version import load_build_version, parse_build_version
+
+        relative = os.path.relpath(path, self.root)
+        if relative.startswith(os.pardir) or os.path.isabs(relative):
+            return load_build_version(path) if path.is_file() else None
+        key = Path(relative).as_posix()
+        entry = self.reader.entries([key]).get(key)
+        data = self.reader.read([(key, "version", entry, False)])[key]
+        return None if data is None else parse_build_version(data, Path(key))
+
+    def engine(self, project: str, data: bytes | None) -> PlaceEngine:
+        """The engine of the ``.uproject`` at ``project`` (repository-relative) whose bytes are ``data`` (None: read
+        from the disk); never raises: an engine that cannot be decided says why."""
+        from buildver.errors import BuildverError
+        from buildver.projects.engine import association_of
+        from buildver.projects.place import PlaceEngine, engine_for_association
+
+        try:
+            association = None if data is None else association_of(data, project)
+            found = engine_for_association(
+                self.root / project, association, config=self.config, read_version_file=self.read_version_file
+            )
+        except BuildverError as exc:
+            found = PlaceEngine(None, "", missing=str(exc))
+        if found.missing is not None:  # name the project as every finding does: from the repository's root
+            found = dataclasses.replace(found, missing=found.missing.replace(str(self.root / project), project, 1))
+        return found
+
+
 def _engines(
-    root: Path,
-    config: Config,
-    reader: _Reader,
+    resolve: _EngineResolver,
     project_of: dict[str, str | None],
     small: dict[str, bytes | None],
     engine_path: str | None,
@@ -508,33 +586,14 @@ def _engines(
 ) -> dict[str, PlaceEngine]:
     """The engine of each judged path (``Snapshot.engine_of``), decided by ``buildver.projects.place``."""
     from buildver.errors import BuildverError
-    from buildver.projects.engine import association_of
-    from buildver.projects.place import ENGINE_SETTING_ADVICE, PlaceEngine, engine_for_association, engine_setting
+    from buildver.projects.place import ENGINE_SETTING, PlaceEngine, engine_setting
     from buildver.versions.engine_tree import engine_root
 
-    def read_version_file(path: Path) -> VersionFile | None:
-        """An engine's Build.version: from the index when it is in the repository (what the commit holds), else
-        from the disk."""
-        from buildver.versions.build_version import load_build_version, parse_build_version
-
-        relative = os.path.relpath(path, root)
-        if relative.startswith(os.pardir) or os.path.isabs(relative):
-            return load_build_version(path) if path.is_file() else None
-        key = Path(relative).as_posix()
-        entry = reader.entries([key]).get(key)
-        data = reader.read([(key, "version", entry, False)])[key]
-        return None if data is None else parse_build_version(data, Path(key))
-
-    per_project: dict[str, PlaceEngine] = {}
-    for project in sorted({project for project in project_of.values() if project}):
-        data = small.get(project)
-        try:
-            association = None if data is None else association_of(data, project)
-            per_project[project] = engine_for_association(
-                root / project, association, config=config, read_version_file=read_version_file
-            )
-        except BuildverError as exc:
-            per_project[project] = PlaceEngine(None, "", missing=str(exc))
+    root, config = resolve.root, resolve.config
+    per_project = {
+        project: resolve.engine(project, small.get(project))
+        for project in sorted({project for project in project_of.values() if project})
+    }
     # Outside every project: an engine tree's own Build.version, or another project's; never a game's own version.
     if engine_file is not None and (not has_projects or engine_root(root / (engine_path or "")) is not None):
         default = PlaceEngine(engine_file.record.engine_version, str(engine_path), engine_file)
@@ -549,10 +608,18 @@ def _engines(
             candidate = engine_path or (
                 config.version_file.as_posix() if config.version_file is not None else SEARCHED_PATHS[0].as_posix()
             )
-            problem = "not valid" if engine_path else "not in the index"
+            problem = "is not valid" if engine_path else "is not in the index"
             if has_projects and engine_file is not None:
-                problem = "the game's own version, not an engine's, and these files are in no project"
-            default = PlaceEngine(None, "", missing=f"{candidate}: {problem}; {ENGINE_SETTING_ADVICE}")
+                problem = "is the game's own version, not an engine's"
+            outside = next((path for path, project in project_of.items() if not project), candidate)
+            default = PlaceEngine(
+                None,
+                "",
+                missing=(
+                    f"{outside}: no .uproject at or above it names an engine, and the repository's {candidate} "
+                    f"{problem}; {ENGINE_SETTING}"
+                ),
+            )
     return {path: per_project[project] if project else default for path, project in project_of.items()}
 
 

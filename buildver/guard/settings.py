@@ -52,6 +52,11 @@ CHECKS: tuple[Check, ...] = (
     Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),
     Check("plugin-engine-version-unparsed", Severity.WARNING, "a .uplugin EngineVersion that does not parse"),
     Check("game-config-invalid", Severity.ERROR, "a staged Config/DefaultGame.ini or DefaultEngine.ini unreadable"),
+    Check(
+        "project-engine-older",
+        Severity.ERROR,
+        "a staged .uproject whose EngineAssociation goes back to an older release than HEAD's",
+    ),
     Check("project-version-invalid", Severity.WARNING, "a ProjectVersion that is not 1 to 4 whole numbers"),
     Check("project-version-backwards", Severity.ERROR, "ProjectVersion decreases"),
     Check(
@@ -145,7 +150,7 @@ class GuardReport:
         if self.checked == 0:
             return (
                 "buildver guard: nothing to check (no staged Build.version, version header, package, .modules, "
-                ".uplugin, DefaultGame.ini or DefaultEngine.ini)"
+                ".uplugin, .uproject, DefaultGame.ini or DefaultEngine.ini)"
             )
         files = f"{self.checked} file{'s' if self.checked != 1 else ''} checked"
         if not self.findings:

@@ -66,7 +66,7 @@ ENGINE_SETTING = 'set engine = "MAJOR.MINOR" (or the path of its Build.version) 
 ENGINE_SETTING_ADVICE = f"{ENGINE_SETTING}, or give --against MAJOR.MINOR or --file"
 """What names an engine where the machine has none: the setting, or the options."""
 
-_BELOW_DEPTH = 3
+_BELOW_DEPTH = 2
 """How deep below the folder a ``.uproject`` is looked for: CARLA keeps its project two folders down."""
 
 _NOT_SEARCHED_BELOW = frozenset(
@@ -186,8 +186,13 @@ class PlaceEngine:
 # -- where a command stands ---------------------------------------------------------------------------------------
 
 
-def find_place(start: Path | None = None, *, config: Config | None = None) -> Place:
-    """Where a command run from ``start`` (a folder or a file; default: the current folder) stands."""
+def find_place(start: Path | None = None, *, config: Config | None = None, below: bool = True) -> Place:
+    """Where a command run from ``start`` (a folder or a file; default: the current folder) stands.
+
+    ``below``: also look for the only ``.uproject`` below the folder (a project in a subfolder of its repository).
+    Stamping passes False: the file it stamps is found from the folder either way, and the search costs about a
+    millisecond in a wide tree.
+    """
     from buildver.versions.config import load_config
 
     start = Path(os.path.abspath(start if start is not None else Path.cwd()))
@@ -207,9 +212,10 @@ def find_place(start: Path | None = None, *, config: Config | None = None) -> Pl
     plugin = _plugin_at_or_above(folder)
     if plugin is not None:
         return Place(PlaceKind.PLUGIN, plugin.parent, None, plugin, version_file, config)
-    below = _project_below(folder)
-    if below is not None:
-        return Place(PlaceKind.GAME, below.parent, below, None, _game_version_file(below, folder, config), config)
+    project_below = _project_below(folder) if below else None
+    if project_below is not None:
+        own = _game_version_file(project_below, folder, config)
+        return Place(PlaceKind.GAME, project_below.parent, project_below, None, own, config)
     return Place(PlaceKind.OTHER, folder, None, None, version_file, config)
 
 
@@ -223,7 +229,7 @@ def stamped_version_file(
 
     if file is not None:
         return version_file_path(file)
-    place = find_place(start, config=config)
+    place = find_place(start, config=config, below=False)
     if place.kind is not PlaceKind.GAME:
         return version_file_path(None, config=place.config, start=start)
     if place.own_version_file is None:

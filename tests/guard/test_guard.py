@@ -344,7 +344,7 @@ def test_guard_says_so_outside_git_and_with_nothing_to_check(
     assert (code, lines[-1]) == (
         0,
         "buildver guard: nothing to check (no staged Build.version, version header, package, .modules, .uplugin, "
-        "DefaultGame.ini or DefaultEngine.ini)",
+        ".uproject, DefaultGame.ini or DefaultEngine.ini)",
     )
 
 
@@ -398,7 +398,7 @@ def test_guard_warns_about_empty_engine_versions_unless_the_staged_ini_turns_it_
     code, lines = run_command(repo, monkeypatch)
     assert code == 0
     # A staged Config/DefaultEngine.ini is checked too (Android's version codes).
-    checked = "2 files" if ini is not None else "1 file"
+    checked = "3 files" if ini is not None else "2 files"  # the .uproject too
     assert lines[-1] == (
         f"buildver guard: {checked} checked: 0 errors, 1 warning"
         if warned
@@ -414,9 +414,9 @@ def test_guard_without_a_build_version_warns_that_packages_are_not_checked(
     code, lines = run_command(root, monkeypatch)
     assert code == 0
     assert lines[0] == (
-        "Build/Build.version: warning[no-engine-version]: 1 staged packages not checked against an engine (not in "
-        'the index; set engine = "MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver], or give '
-        "--against MAJOR.MINOR or --file)"
+        "Content/A.uasset: warning[no-engine-version]: 1 staged packages not checked against an engine (no .uproject "
+        "at or above it names an engine, and the repository's Build/Build.version is not in the index; set engine = "
+        '"MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver])'
     )
 
 

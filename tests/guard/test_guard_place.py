@@ -160,7 +160,7 @@ def test_a_source_build_not_registered_here_is_one_warning_naming_the_setting_th
     assert code == 0  # never a silent pass: the warning says what was not checked, and what would check it
     assert len(lines) == 2
     assert lines[0].startswith(
-        f"{root / 'Game.uproject'}: warning[no-engine-version]: 1 staged packages, 1 staged .uplugin files not "
+        "Game.uproject: warning[no-engine-version]: 1 staged packages, 1 staged .uplugin files not "
         f"checked against an engine (EngineAssociation '{GUID}' (a source build registered on a machine) is not "
         "installed here"
     )
@@ -187,7 +187,7 @@ def test_the_association_is_read_from_the_staged_uproject(
     assert lines[0].startswith("Content/New.uasset: " + NEWER_THAN_52.format(engine="5.2.0-0"))
     stage(root, {"Game.uproject": uproject("5.5")})
     code, lines = guard(capsys, root, monkeypatch)
-    assert (code, lines) == (0, ["buildver guard: 1 file checked, no problems"])
+    assert (code, lines) == (0, ["buildver guard: 2 files checked, no problems"])
 
 
 def test_a_lowered_store_version_is_one_error_for_the_architectures_of_the_project_s_release(
@@ -202,3 +202,36 @@ def test_a_lowered_store_version_is_one_error_for_the_architectures_of_the_proje
     assert len(lines) == 2  # one error for the one changed line, not one per architecture
     assert "arm64 (3 -> 2) and x64 (3 -> 2)" in lines[0]
     assert "armv7" not in lines[0]
+
+
+# (HEAD's association, the staged one, the finding; None: the commit passes)
+ENGINE_CHANGES = [
+    ("5.3", "4.26", "EngineAssociation '5.3' -> '4.26': the project's engine goes back from 5.3 to 4.26"),
+    ("5.3", "5.2", "EngineAssociation '5.3' -> '5.2': the project's engine goes back from 5.3 to 5.2"),
+    ("5.2", "5.3", None),  # an upgrade: Unreal converts the project
+    ("5.3", "5.3", None),
+    ("5.3", GUID, None),  # a source build not registered here: its release is not known, the packages' checks say so
+]
+
+
+@pytest.mark.parametrize(("head", "staged", "finding"), ENGINE_CHANGES)
+def test_moving_a_project_to_an_older_engine_release_is_refused(
+    git_repository: GitRepository,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    head: str,
+    staged: str,
+    finding: str | None,
+) -> None:
+    root = git_repository(commits=0)
+    commit(root, {"Game.uproject": uproject(head)})
+    stage(root, {"Game.uproject": uproject(staged)})
+    code, lines = guard(capsys, root, monkeypatch)
+    if finding is None:
+        assert code == 0
+        assert lines[-1].startswith(
+            "buildver guard: 1 file checked, no problems" if head != staged else "buildver guard: nothing"
+        )
+    else:
+        assert code == 1
+        assert lines[0].startswith(f"Game.uproject: error[project-engine-older]: {finding}, which cannot load")

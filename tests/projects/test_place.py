@@ -201,3 +201,70 @@ def test_against_and_file_name_the_engine_without_looking_for_the_place(machine:
     assert str(engine.version) == "5.3.2-29314046+++UE5+Release-5.3"
     assert engine.version_file is not None
     assert engine.version_file.path == version_file
+
+
+@pytest.mark.parametrize("release", ["3.5", "0.0", "5.33", "99.1"])
+def test_a_release_buildver_has_no_tables_of_is_refused_never_a_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], release: str
+) -> None:
+    from helpers import run_cli
+
+    write(tmp_path, {"Game.uproject": {"EngineAssociation": release}, "Content": None})
+    git(tmp_path, "init", "-q")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "assets", "scan", "Content", "--against", release)
+    assert (code, out) == (2, "")
+    assert f"buildver has no tables of release {release} (it knows 4.0 to " in err
+    # The association alone (not installed here) decides nothing either: one error, not every package passed.
+    code, out, err = run_cli(capsys, "assets", "scan", "Content")
+    assert (code, out) == (1, "")
+    assert f"buildver has no tables of release {release}" in err
+    # Nor does a setting naming it.
+    (tmp_path / "buildver.toml").write_text(f'engine = "{release}"\n')
+    code, out, err = run_cli(capsys, "assets", "scan", "Content")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"buildver: error: {tmp_path / 'buildver.toml'}: engine '{release}': buildver has no tables")
+
+
+def test_project_check_without_a_path_checks_the_whole_game_it_runs_in(
+    machine: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from helpers import run_cli
+
+    game = machine / "Game"
+    project = {"FileVersion": 3, "EngineAssociation": "5.3"}
+    write(game, {"Game.uproject": project, "Plugins/Old/Old.uplugin": {"FileVersion": 3, "EngineVersion": "5.2.0"}})
+    write(game, {"Content/Maps": None})
+    git(game, "init", "-q")
+    monkeypatch.chdir(game / "Content" / "Maps")
+    code, out, err = run_cli(capsys, "project", "check")
+    assert (code, err) == (1, "")
+    assert "refused        plugin   5.2.0                      Plugins/Old/Old.uplugin" in out
+    assert out.endswith("2 checked: 1 compatible, 1 refused\n")
+
+
+@pytest.mark.parametrize(
+    ("argument", "code", "message"),
+    [
+        ("Nope.uproject", 2, "Invalid value for '[PROJECT]': Path 'Nope.uproject' does not exist."),
+        (
+            "Config/DefaultGame.ini",
+            2,
+            "Config/DefaultGame.ini: not a .uproject; give a project's .uproject, or a folder in a project",
+        ),
+    ],
+)
+def test_buildver_engine_refuses_a_path_that_is_not_a_project(
+    machine: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argument: str,
+    code: int,
+    message: str,
+) -> None:
+    from helpers import run_cli
+
+    game = machine / "Game"
+    write(game, {"Game.uproject": {"EngineAssociation": "5.3"}, "Config/DefaultGame.ini": ""})
+    monkeypatch.chdir(game)
+    assert run_cli(capsys, "engine", argument)[0::2] == (code, f"buildver: error: {message}\n")

@@ -900,9 +900,9 @@ def test_guard_without_an_engine_says_the_plugins_were_not_checked(
     code, lines = guard(capsys, root, {"Plugins/X/X.uplugin": uplugin("1.0.0")})
     assert code == 0
     assert lines[0] == (
-        "Build/Build.version: warning[no-engine-version]: 1 staged .uplugin files not checked against an engine (not "
-        'in the index; set engine = "MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver], or give '
-        "--against MAJOR.MINOR or --file)"
+        "Plugins/X/X.uplugin: warning[no-engine-version]: 1 staged .uplugin files not checked against an engine (no "
+        ".uproject at or above it names an engine, and the repository's Build/Build.version is not in the index; set "
+        'engine = "MAJOR.MINOR" (or the path of its Build.version) under [tool.buildver])'
     )
 
 
