@@ -8,7 +8,6 @@ reports (``buildver.guard.settings``). Packages are streamed, one at a time, how
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import os
 import posixpath
 import stat
@@ -572,7 +571,7 @@ class _EngineResolver:
         except BuildverError as exc:
             found = PlaceEngine(None, "", missing=str(exc))
         if found.missing is not None:  # name the project as every finding does: from the repository's root
-            found = dataclasses.replace(found, missing=found.missing.replace(str(self.root / project), project, 1))
+            found = found._replace(missing=found.missing.replace(str(self.root / project), project, 1))
         return found
 
 

@@ -27,9 +27,8 @@ import enum
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from buildver.errors import BuildverError, EngineLookupError, NoVersionFileError, VersionFileError
 from buildver.file_names import PLUGIN_SUFFIX, PROJECT_SUFFIX, files_in, find_project
@@ -100,8 +99,9 @@ class PlaceKind(enum.StrEnum):
     """Any other project: its own Build.version, stamped by buildver's own rules."""
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+# NamedTuples rather than dataclasses: as immutable, and update-local asks where it stands at every run, where
+# importing dataclasses and building a class cost 2-3 ms (benchmarks/bench_update_local.py).
+class Place(NamedTuple):
     """Where a command stands (a value: finding it is :func:`find_place`'s job)."""
 
     kind: PlaceKind
@@ -130,8 +130,7 @@ class Place:
         return f"no Unreal project at {self.root}: no .uproject, .uplugin or Build.version"
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceEngine:
+class PlaceEngine(NamedTuple):
     """The engine a place's packages, plugins and projects are judged against, and how it was chosen."""
 
     version: EngineVersion | None
