@@ -59,7 +59,11 @@ def handle_interrupts() -> Callable[[], None]:
     if previous is not signal.default_int_handler:
         return lambda: None
     signal.signal(signal.SIGINT, _raise_interrupted)
-    return lambda: signal.signal(signal.SIGINT, previous)
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, previous)
+
+    return restore
 
 
 def interrupted_message() -> str:
