@@ -25,6 +25,7 @@ from typing import BinaryIO, NamedTuple
 
 from buildver.errors import LockTimeoutError, WriteError
 from buildver.reading import NotRegularFileError, read_regular_file
+from buildver.text import printable
 
 __all__ = [
     "FileChange",
@@ -72,8 +73,9 @@ class FileChange(NamedTuple):
             difflib.unified_diff(
                 old_lines,
                 new_lines,
-                fromfile="/dev/null" if self.old is None else _diff_name("a", self.path),
-                tofile=_diff_name("b", self.path),
+                # A name with a line break or an escape sequence must not start a line of its own.
+                fromfile="/dev/null" if self.old is None else printable(_diff_name("a", self.path)),
+                tofile=printable(_diff_name("b", self.path)),
             )
         )
         # Unreal writes Build.version without a final newline; say so the way git does.

@@ -205,7 +205,9 @@ def _main(argv: list[str] | None) -> int:
 
             arguments, ignored = translate_unreal_arguments(arguments)
         if ignored:
-            print(f"buildver: note: UAT's {' '.join(ignored)} has no effect here", file=sys.stderr)
+            from buildver.cli.common import echo
+
+            echo(f"buildver: note: UAT's {' '.join(ignored)} has no effect here", err=True)
         if not arguments or (len(arguments) == 1 and arguments[0] in _SUB_APPS):
             arguments = [*arguments, "--help"]
         result = build_app(arguments)(args=arguments, prog_name="buildver", standalone_mode=False)

@@ -11,6 +11,7 @@ import typer
 
 from buildver.cli.common import (
     FileOption,
+    echo,
     parse_version,
 )
 from buildver.versions.engine_version import EngineVersion
@@ -48,5 +49,5 @@ def init(
     release = None if version is None else (version.major, version.minor, version.patch)
     created, config_path = init_project(Path.cwd(), file=file, release=release)
     if created is not None:
-        print(f"created {created} for {'.'.join(map(str, release or ()))} in Unreal's writer layout")
-    print(f"wrote the [tool.buildver] section to {config_path}")
+        echo(f"created {created} for {'.'.join(map(str, release or ()))} in Unreal's writer layout")
+    echo(f"wrote the [tool.buildver] section to {config_path}")
