@@ -25,11 +25,13 @@ from typing import BinaryIO, NamedTuple
 
 from buildver.errors import LockTimeoutError, WriteError
 from buildver.reading import NotRegularFileError, read_regular_file
+from buildver.text import printable
 
 __all__ = [
     "FileChange",
     "apply_changes",
     "find_leftovers",
+    "interrupted_journals",
     "is_reserved_name",
     "locked",
     "open_for_append",
@@ -71,8 +73,9 @@ class FileChange(NamedTuple):
             difflib.unified_diff(
                 old_lines,
                 new_lines,
-                fromfile="/dev/null" if self.old is None else _diff_name("a", self.path),
-                tofile=_diff_name("b", self.path),
+                # A name with a line break or an escape sequence must not start a line of its own.
+                fromfile="/dev/null" if self.old is None else printable(_diff_name("a", self.path)),
+                tofile=printable(_diff_name("b", self.path)),
             )
         )
         # Unreal writes Build.version without a final newline; say so the way git does.
@@ -542,8 +545,23 @@ def transaction(folder: Path, timeout: float = 30.0) -> Iterator[Path]:
     """Lock ``folder``, finish what a killed run left there, and yield the journal path for apply_changes."""
     with locked(folder, timeout):
         journal = folder / JOURNAL_NAME
-        recover(journal)
-        yield journal
+        try:
+            recover(journal)
+            yield journal
+        except BaseException as exc:
+            # An interrupt (Ctrl-C), not an error: a journal on disk now is the next run's to finish or undo with.
+            if not isinstance(exc, (Exception, GeneratorExit)) and os.path.lexists(journal):
+                _interrupted_journals.append(journal)
+            raise
+
+
+_interrupted_journals: list[Path] = []
+
+
+def interrupted_journals() -> list[Path]:
+    """The journals that transactions interrupted in this process (by Ctrl-C) left on disk: each is the next
+    run's to finish or undo (:func:`recover`)."""
+    return list(_interrupted_journals)
 
 
 def read_existing(path: Path) -> bytes | None:

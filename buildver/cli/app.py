@@ -172,12 +172,20 @@ def _group_for_a_named_shell(
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; every BuildverError and usage error becomes one ``buildver: error:`` line and an exit code,
-    every BuildverWarning one ``buildver: warning:`` line."""
+    every BuildverWarning one ``buildver: warning:`` line; Ctrl-C one line and exit 130; any other exception one
+    line, a crash report and exit 70 (``buildver.cli.failure``)."""
+    from buildver.cli.failure import INTERRUPTED_EXIT_CODE, Interrupted, handle_interrupts, interrupted_message
+
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
+    restore = handle_interrupts()
     try:
         return _main(argv)
+    except (Interrupted, KeyboardInterrupt):
+        print_error(interrupted_message())
+        return INTERRUPTED_EXIT_CODE
     finally:
+        restore()
         warnings.showwarning = previous
 
 
@@ -197,7 +205,9 @@ def _main(argv: list[str] | None) -> int:
 
             arguments, ignored = translate_unreal_arguments(arguments)
         if ignored:
-            print(f"buildver: note: UAT's {' '.join(ignored)} has no effect here", file=sys.stderr)
+            from buildver.cli.common import echo
+
+            echo(f"buildver: note: UAT's {' '.join(ignored)} has no effect here", err=True)
         if not arguments or (len(arguments) == 1 and arguments[0] in _SUB_APPS):
             arguments = [*arguments, "--help"]
         result = build_app(arguments)(args=arguments, prog_name="buildver", standalone_mode=False)
@@ -212,9 +222,6 @@ def _main(argv: list[str] | None) -> int:
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
         print_error(message)
         return int(getattr(exc, "exit_code", 2))
-    except KeyboardInterrupt:
-        print_error("interrupted")
-        return 130
     except SystemExit as exc:
         # typer's completion options and the shell's completion requests end with sys.exit.
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
@@ -229,6 +236,12 @@ def _main(argv: list[str] | None) -> int:
         if not isinstance(exc, BrokenPipeError):
             print_error(f"cannot write the output ({exc.strerror or exc})")
         return 1
+    except Exception as exc:
+        # A bug: one line naming the crash report, which holds what a maintainer needs (versions, command, traceback).
+        from buildver.cli.failure import CRASH_EXIT_CODE, crash_message, write_crash_report
+
+        print_error(crash_message(exc, write_crash_report(exc, sys.argv[1:] if argv is None else argv)))
+        return CRASH_EXIT_CODE
     return result if isinstance(result, int) else 0
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from buildver.cli.common import AgainstOption, FileOption, Palette, new_app, palette
+from buildver.cli.common import AgainstOption, FileOption, Palette, json_text, new_app, palette
 from buildver.errors import UsageError
 from buildver.text import printable
 from buildver.versions.engine_version import EngineVersion
@@ -175,7 +175,7 @@ class _JsonOutput:
         self.pending.append(f'{separator}{{"path": {encode_basestring(path)}{known[1]}')
 
     def flush(self) -> None:
-        self.stream.write("".join(self.pending))
+        self.stream.write(json_text("".join(self.pending)))  # a name that is not UTF-8, escaped as print_json does
         self.pending.clear()
 
     def close(self, counts: Counter[ScanStatus]) -> None:
@@ -214,7 +214,7 @@ class _TableOutput:
         self.pending.append(row + "\n" if result.error is None else f"{row}\n    {printable(result.error)}\n")
 
     def flush(self) -> None:
-        self.stream.write("".join(self.pending))
+        self.stream.write(json_text("".join(self.pending)))  # a name that is not UTF-8, escaped as print_json does
         self.pending.clear()
 
     def close(self, counts: Counter[ScanStatus]) -> None:

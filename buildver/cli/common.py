@@ -8,6 +8,7 @@ the main app that registers them.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, NamedTuple, TextIO
@@ -23,6 +24,8 @@ __all__ = [
     "JsonFlag",
     "Palette",
     "colour_diff",
+    "echo",
+    "json_text",
     "new_app",
     "palette",
     "parse_against",
@@ -112,10 +115,27 @@ AgainstOption = Annotated[
 
 
 def print_json(document: object) -> None:
-    """Print one JSON document (2-space indent, UTF-8 kept) on stdout."""
+    """Print one JSON document (2-space indent, UTF-8 kept) on stdout; see :func:`json_text` for names that are
+    not UTF-8."""
     import json
 
-    sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
+
+
+def json_text(text: str) -> str:
+    """JSON text as every ``--json`` document writes it: UTF-8 kept, and each lone surrogate escaped (``\\udcff``).
+
+    A file or folder name that is not UTF-8 reaches Python with each byte that is not as a lone surrogate
+    (``os.fsdecode``: the byte 0xff is U+DCFF), which no UTF-8 output can hold: written raw, the document was
+    not UTF-8 and ``json.loads`` refused it. As the JSON escape ``\\udcff`` it is ASCII, every JSON reader
+    accepts it, and Python's ``os.fsencode(json.loads(...))`` gives the name's bytes back (docs/command-line.md).
+    """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # -- colour -----------------------------------------------------------------------------------------------------
@@ -192,6 +212,17 @@ def colour_diff(diff: str, paint: Palette) -> str:
             body = paint("green", body)
         lines.append(body + end)
     return "".join(lines)
+
+
+def echo(line: str, *, err: bool = False) -> None:
+    """The one way a line of plain text (a path in it, a value) reaches stdout (stderr with ``err``): as
+    :func:`buildver.text.printable` shows it, so that a name holding a line break or an escape sequence stays on its
+    line and cannot start one of its own (``::add-mask::``, a workflow command to GitHub Actions) or drive the
+    terminal. Coloured lines (diffs, the guard's findings, scan tables) escape each value the same way before colour
+    is added; errors and warnings go through :func:`print_error` and :func:`print_warning`, which do too."""
+    from buildver.text import printable
+
+    print(printable(line), file=sys.stderr if err else sys.stdout)
 
 
 def print_error(message: str) -> None:

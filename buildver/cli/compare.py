@@ -10,6 +10,7 @@ import typer
 
 from buildver.cli.common import (
     JsonFlag,
+    echo,
     parse_version,
     print_json,
 )
@@ -43,7 +44,7 @@ def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = 
     if json_output:
         print_json(comparison.to_json())
     else:
-        print(comparison.sentence())
+        echo(comparison.sentence())
     raise typer.Exit(COMPARE_EXIT_CODES[comparison.newer])
 
 
@@ -55,6 +56,6 @@ def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag
     if json_output:
         print_json(compatibility.to_json())
     else:
-        print(compatibility.sentence())  # a result either way: stdout; the exit code tells the two apart
+        echo(compatibility.sentence())  # a result either way: stdout; the exit code tells the two apart
     if not compatibility.compatible:
         raise typer.Exit(1)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from buildver.cli.common import JsonFlag, colour_diff, new_app, palette, print_error, print_json
+from buildver.cli.common import JsonFlag, colour_diff, echo, new_app, palette, print_error, print_json
 from buildver.errors import BuildverError
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def inspect_command(
         if json_output:
             report[str(path)] = versions.as_dict(schema)
         else:
-            print(f"{path}: {_describe(versions, schema)}")
+            echo(f"{path}: {_describe(versions, schema)}")
     if json_output:
         print_json(report)
     if exit_code:
@@ -118,13 +118,13 @@ def upgrade_command(
                 # Planned and written under the folder's lock, after the killed runs' leftovers are removed there.
                 plan = upgrade_file(schema, path, options=options, force=force)
                 if not plan.changed:
-                    print(f"{path}: up to date")
+                    echo(f"{path}: up to date")
                     continue
             except BuildverError as exc:
                 exit_code = max(exit_code, _error(exc))
                 continue
             result = plan.result
-            print(
+            echo(
                 f"{path}: upgraded from engine {result.versions.engine}: {len(result.upgraded)} upgraded, "
                 f"{len(result.replaced)} replaced, {len(result.dropped)} dropped"
             )

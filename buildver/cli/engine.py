@@ -9,8 +9,7 @@ from typing import Annotated
 
 import typer
 
-from buildver.cli.common import JsonFlag, print_json
-from buildver.text import printable
+from buildver.cli.common import JsonFlag, echo, print_json
 
 
 def engine(
@@ -43,9 +42,9 @@ def engine(
         print_json({**found.to_json(), "engine_version": version})
         return
     association = found.association or "(none)"
-    print(f"project: {printable(str(found.project))}")
-    print(f"association: {printable(association)} ({found.kind})")
-    print(f"resolved by: {printable(found.how)}")
-    print(f"engine root: {printable(str(found.root))}")
+    echo(f"project: {found.project}")
+    echo(f"association: {association} ({found.kind})")
+    echo(f"resolved by: {found.how}")
+    echo(f"engine root: {found.root}")
     shown = version if version is not None else "no Engine/Build/Build.version there"
-    print(f"build version: {printable(str(found.version_file))} ({shown})")
+    echo(f"build version: {found.version_file} ({shown})")

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from buildver.cli.common import palette
+from buildver.cli.common import echo, palette
 
 
 def guard(
@@ -31,11 +31,11 @@ def guard(
 
     report = run_guard(Path.cwd(), files)
     if report is None:
-        print("buildver guard: not in a git repository; nothing to check")
+        echo("buildver guard: not in a git repository; nothing to check")
         return
     paint = palette(sys.stdout)
     for finding in report.findings:
         print(finding.render(paint(finding.severity, finding.code)))
-    print(report.summary)
+    echo(report.summary)
     if report.errors:
         raise typer.Exit(1)

@@ -11,6 +11,7 @@ import typer
 
 from buildver.cli.common import (
     FileOption,
+    echo,
     parse_version,
 )
 from buildver.versions.engine_version import EngineVersion
@@ -49,10 +50,10 @@ def init(
     result = init_project(Path.cwd(), file=file, release=release)
     if result.created is not None:
         why = "".join(f" ({note})" for note in result.notes)
-        print(f"created {result.created} for {'.'.join(map(str, release or ()))} in Unreal's writer layout{why}")
-    print(f"wrote the [tool.buildver] section to {result.settings}")
+        echo(f"created {result.created} for {'.'.join(map(str, release or ()))} in Unreal's writer layout{why}")
+    echo(f"wrote the [tool.buildver] section to {result.settings}")
     if result.header is not None:
         import os
 
         header = Path(os.path.relpath(result.header)).as_posix()
-        print(f"set header = {header}: update-local writes it in the game's primary module")
+        echo(f"set header = {header}: update-local writes it in the game's primary module")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from buildver.cli.common import AgainstOption, FileOption, JsonFlag, new_app, print_error, print_json
+from buildver.cli.common import AgainstOption, FileOption, JsonFlag, new_app, print_error, print_json, print_warning
 from buildver.text import printable
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def check_command(
         if result.status is Status.MALFORMED:
             print_error(f"{printable(result.path)}: {printable(result.reason)}")
         for warning in result.warnings:  # Unreal loads the file; a reader should know
-            print(f"buildver: warning: {printable(result.path)}: {printable(warning)}", file=sys.stderr)
+            print_warning(f"{result.path}: {warning}")
     if report.failed:
         raise typer.Exit(1)
 

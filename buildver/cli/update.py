@@ -14,6 +14,7 @@ from buildver.cli.common import (
     FileOption,
     JsonFlag,
     colour_diff,
+    echo,
     palette,
     print_json,
     print_warning,
@@ -211,10 +212,10 @@ def header_command(
             else f"{chosen.rules.describe()} leaves Version.h alone ({chosen.reason}); "
             "name one with --header or header = PATH in [tool.buildver]"
         )
-        print(f"no header to {'check' if check else 'write'}: {why}")
+        echo(f"no header to {'check' if check else 'write'}: {why}")
     elif check and change.changed:
         sys.stdout.write(colour_diff(change.diff(), palette(sys.stdout)))
-        print(f"{change.path}: out of date; run: buildver header", file=sys.stderr)
+        echo(f"{change.path}: out of date; run: buildver header", err=True)
         raise typer.Exit(1)
     else:
-        print(f"wrote {change.path}" if written else f"{change.path}: up to date")
+        echo(f"wrote {change.path}" if written else f"{change.path}: up to date")

@@ -36,9 +36,11 @@ def update_summary(plan: UpdatePlan, written: list[Path]) -> str:
     for name, old, new in plan.changed_fields:
         source = plan.sources.get(name)
         change = f"{printable(str(plan.version_file.path))}: {name} {_as_in_file(old)} -> {_as_in_file(new)}"
-        lines.append(change + (f" ({source})" if source else ""))
+        lines.append(change + (f" ({printable(source)})" if source else ""))
     lines += [printable(line) for line in plan.game_changes]
-    lines.append("wrote " + ", ".join(map(str, written)) if written else "up to date: nothing written")
+    lines.append(
+        "wrote " + ", ".join(printable(str(path)) for path in written) if written else "up to date: nothing written"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -50,4 +52,4 @@ def _as_in_file(value: object) -> str:
 
 def describe_rules(plan: UpdatePlan) -> str:
     """``rules: Unreal 5.0 UpdateLocalVersion (engine tree at 5.0.3: ...)``: which rules, and why."""
-    return f"rules: {plan.rules.rules.describe()} ({plan.rules.reason})\n"
+    return printable(f"rules: {plan.rules.rules.describe()} ({plan.rules.reason})") + "\n"

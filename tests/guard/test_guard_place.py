@@ -235,3 +235,27 @@ def test_moving_a_project_to_an_older_engine_release_is_refused(
     else:
         assert code == 1
         assert lines[0].startswith(f"Game.uproject: error[project-engine-older]: {finding}, which cannot load")
+
+
+def test_through_pre_commit_a_game_s_newer_package_and_an_engine_downgrade_are_refused(
+    git_repository: GitRepository, tmp_path: Path
+) -> None:
+    """The real pre-commit framework with the README's local hook, in a game whose own Build.version has
+    Changelist 0 (what init writes): Unreal's Changelist-0 rule must not let the 5.5 package through."""
+    from test_guard_pre_commit import pre_commit_run, readme_config
+
+    root = git_repository(commits=0)
+    commit(root, {"Game.uproject": uproject("5.2"), "Build/Build.version": version_bytes(GAME_OWN)})
+    stage(root, {"Content/Old.uasset": fixture(UE52_PACKAGE)})
+    result = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
+    assert result.returncode == 0, result.stdout + result.stderr
+    git(root, "commit", "--quiet", "--no-verify", "-m", "a 5.2 package")
+    stage(root, {"Content/New.uasset": fixture(UE55_PACKAGE)})
+    result = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
+    assert result.returncode == 1
+    assert "Content/New.uasset: " + NEWER_THAN_52.format(engine="5.2.0-0") in result.stdout
+    git(root, "rm", "--quiet", "--cached", "Content/New.uasset")
+    stage(root, {"Game.uproject": uproject("4.27")})
+    result = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
+    assert result.returncode == 1
+    assert "Game.uproject: error[project-engine-older]: EngineAssociation '5.2' -> '4.27'" in result.stdout

@@ -911,3 +911,4 @@ def test_the_guard_hook_passes_plugin_descriptors_to_the_guard() -> None:
     pattern = re.search(r"files: '(.*)'", hooks)
     assert pattern is not None
     assert re.search(pattern.group(1), "Plugins/X/X.uplugin")
+    assert re.search(pattern.group(1), "Game/Game.uproject")  # its EngineAssociation (project-engine-older)

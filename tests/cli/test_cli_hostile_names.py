@@ -1,0 +1,125 @@
+"""Issue 30, items 7 and 8: every command run in a folder whose name is hostile.
+
+A folder named ``game<LF>::warning title=x::...<ESC>[31m``: no printed line may start with ``::`` (GitHub Actions
+runs such a line as a workflow command: ``::add-mask::``, ``::stop-commands::``) or hold a raw control character
+(an escape sequence drives the terminal). A folder whose name is not UTF-8: every ``--json`` document is still
+UTF-8 JSON, and the name's bytes come back from it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pytest
+from helpers import BUILDVER, GIT_IDENTITY, git
+
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="line breaks and escapes are not allowed in Windows names"),
+    pytest.mark.skipif(shutil.which("git") is None, reason="needs git"),
+]
+
+DATA = Path(__file__).parents[1] / "data"
+REPOSITORY = Path(__file__).parents[2]
+UE503 = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
+HOSTILE = "game\n::warning title=x::owned\x1b[31m\r::add-mask::x"
+SCHEMA = f"{REPOSITORY / 'examples' / 'asset_schema.py'}:SCHEMA"
+ROCK = REPOSITORY / "examples" / "data" / "rock.json"
+
+
+def buildver(cwd: Path | bytes, *arguments: str) -> subprocess.CompletedProcess[bytes]:
+    environment = {name: value for name, value in os.environ.items() if name not in ("FORCE_COLOR", "NO_COLOR")}
+    return subprocess.run(
+        [BUILDVER, *arguments], cwd=cwd, capture_output=True, env={**environment, **GIT_IDENTITY}, timeout=60
+    )
+
+
+def bad_lines(output: bytes) -> list[str]:
+    text = output.decode("utf-8")  # strict: every line buildver prints is UTF-8
+    return [
+        line
+        for line in text.split("\n")
+        # A tab is file content in a diff (Build.version is indented with tabs): it moves nothing but the cursor.
+        if line.startswith("::") or any(unicodedata.category(char) == "Cc" and char != "\t" for char in line)
+    ]
+
+
+def test_no_command_prints_a_hostile_folder_name_raw(tmp_path: Path) -> None:
+    root = tmp_path / HOSTILE
+    (root / "Build").mkdir(parents=True)
+    (root / "Build" / "Build.version").write_bytes(UE503)
+    git(root, "init", "--quiet")
+    (root / "Content").mkdir()
+    (root / "Content" / "Bad.uasset").write_bytes(b"not a package")
+    shutil.copyfile(ROCK, root / "rock.json")
+    shutil.copyfile(ROCK, root / "stone.json")
+    empty = tmp_path / f"{HOSTILE}-new"
+    empty.mkdir()
+    runs = [
+        (root, ["update-local", "--cl", "5", "--branch", "++Game+Main"]),
+        (root, ["update-local", "--cl", "6", "--dry-run"]),
+        (root, ["update-local", "--cl", "6", "--json"]),
+        (root, ["header"]),
+        (root, ["show"]),
+        (root, ["show", "--json"]),
+        (root, ["compare", "1.0.0", "1.0.1"]),
+        (root, ["assets", "scan", ".", "--against", "5.3"]),
+        (root, ["assets", "scan", ".", "--against", "5.3", "--json"]),
+        (root, ["project", "check", "--against", "5.3"]),
+        (root, ["engine"]),
+        (root, ["data", "inspect", str(root / "rock.json")]),
+        (root, ["data", "inspect", "--json", str(root / "rock.json")]),
+        (root, ["data", "upgrade", "--schema", SCHEMA, "--dry-run", str(root / "stone.json")]),
+        (root, ["data", "upgrade", "--schema", SCHEMA, str(root / "rock.json")]),
+        (root, ["data", "upgrade", "--schema", SCHEMA, str(root / "rock.json")]),
+        (root, ["guard"]),
+        (root, ["init"]),
+        (empty, ["init", "--version", "5.3.0"]),
+        (root, ["show", "-f", str(root / "missing" / "Build.version")]),
+    ]
+    header = root / "Build" / "BuildVersion.h"
+    seen_paths = 0
+    for cwd, arguments in runs:
+        if arguments == ["guard"]:
+            header.write_text(header.read_text().replace("5", "4"))
+            git(root, "add", "--all")
+            runs_header_check = buildver(cwd, "header", "--check")
+            assert runs_header_check.returncode == 1
+            assert bad_lines(runs_header_check.stdout + runs_header_check.stderr) == []
+        result = buildver(cwd, *arguments)
+        output = result.stdout + result.stderr
+        assert b"Traceback" not in output, (arguments, output)
+        assert bad_lines(result.stdout) == [], (arguments, result.stdout)
+        assert bad_lines(result.stderr) == [], (arguments, result.stderr)
+        seen_paths += b"::warning title=x::owned" in output
+        if "--json" in arguments:
+            json.loads(result.stdout)
+    assert seen_paths >= 10  # the paths were printed, escaped
+
+
+@pytest.mark.parametrize("arguments", [["engine", "--json"], ["assets", "scan", "--json", "--against", "5.3", "."]])
+def test_json_is_utf_8_json_when_a_name_is_not_utf_8(tmp_path: Path, arguments: list[str]) -> None:
+    """It wrote the name's raw bytes: not UTF-8, and ``json.loads`` refused the document."""
+    engine = os.fsencode(tmp_path) + b"/engine\xff\xfe"
+    os.makedirs(engine + b"/Engine/Build")
+    os.makedirs(engine + b"/Engine/Binaries")
+    os.makedirs(engine + b"/Game/Content")
+    with open(engine + b"/Engine/Build/Build.version", "wb") as stream:
+        stream.write(UE503)
+    with open(engine + b"/Game/Game.uproject", "w") as stream:
+        stream.write('{"FileVersion": 3, "EngineAssociation": ""}')
+    with open(engine + b"/Game/Content/Rock\xe9.uasset", "wb") as stream:
+        stream.write(b"not a package")
+    result = buildver(engine + b"/Game", *arguments)
+    assert result.returncode in (0, 1), result.stderr
+    document = json.loads(result.stdout.decode("utf-8"))
+    if arguments[0] == "engine":
+        assert os.fsencode(document["project"]) == engine + b"/Game/Game.uproject"
+        assert b'"engine_root": "' + os.fsencode(tmp_path) + b'/engine\\udcff\\udcfe"' in result.stdout
+    else:
+        assert [os.path.normpath(os.fsencode(entry["path"])) for entry in document] == [b"Content/Rock\xe9.uasset"]
