@@ -268,3 +268,38 @@ def test_buildver_engine_refuses_a_path_that_is_not_a_project(
     write(game, {"Game.uproject": {"EngineAssociation": "5.3"}, "Config/DefaultGame.ini": ""})
     monkeypatch.chdir(game)
     assert run_cli(capsys, "engine", argument)[0::2] == (code, f"buildver: error: {message}\n")
+
+
+def test_project_check_at_the_root_of_carla_s_layout_judges_by_the_project_s_engine(
+    machine: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from helpers import run_cli
+
+    repository = machine / "carla"
+    project = {"FileVersion": 3, "EngineAssociation": "5.3"}
+    write(repository, {"Unreal/CarlaUE4/CarlaUE4.uproject": project, "Build/Build.version": BuildVersion(0, 9, 12)})
+    git(repository, "init", "-q")
+    monkeypatch.chdir(repository)
+    code, out, err = run_cli(capsys, "project", "check", ".")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0].startswith("engine 5.3.2-29314046+++UE5+Release-5.3, CompatibleWith() 5.3.0-27405482")
+    assert "compatible     project  5.3                        Unreal/CarlaUE4/CarlaUE4.uproject" in out
+
+
+def test_show_in_a_native_game_shows_the_engine_of_its_depot_and_the_game_s_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from helpers import run_cli
+
+    ini = "[/Script/EngineSettings.GeneralProjectSettings]\nProjectVersion=2.1.0.0\n"
+    write(tmp_path, {**ENGINE_TREE, "MyGame/MyGame.uproject": {"FileVersion": 3, "EngineAssociation": ""}})
+    write(tmp_path, {"MyGame/Config/DefaultGame.ini": ini})
+    git(tmp_path, "init", "-q")
+    monkeypatch.chdir(tmp_path / "MyGame")
+    code, out, err = run_cli(capsys, "show")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith("engine: 5.3.2-29314046+++UE5+Release-5.3 (EngineAssociation (none): ")
+    assert lines[1].startswith("MyGame.uproject: the game's own versions (Unreal 5.3;")
+    assert "MajorVersion" not in out  # the engine's Build.version is not the game's own
+    assert run_cli(capsys, "show", "--field", "ProjectVersion")[:2] == (0, "2.1.0.0\n")
