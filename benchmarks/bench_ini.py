@@ -79,6 +79,7 @@ def measure(python: str, path: Path, work: str, section: str, key: str, timeout:
             text=True,
             timeout=timeout,
             check=False,
+            cwd=path.parent,  # not the checkout: each Python imports its own installed buildver
         )
     except subprocess.TimeoutExpired:
         return f"> {timeout:.0f} s"
