@@ -330,27 +330,27 @@ def check_game_config(
 def _check_project_version(
     path: str, new: IniDocument, old: IniDocument | None, settings: GuardSettings
 ) -> list[Finding]:
-    from buildver.projects.game_version import project_version, project_version_key, project_version_numbers
+    from buildver.projects.game_version import project_version, project_version_order
 
+    # The same reading as show and update-local: BaseGame.ini's 1.0.0.0 when the file sets none.
     version = project_version((new,))
-    if version.path is None:
-        return []  # not set: BaseGame.ini's 1.0.0.0
     try:
-        numbers = project_version_numbers(version)
+        numbers = project_version_order(version)
     except BuildverError as exc:
         return settings.finding("project-version-invalid", path, _without_path(str(exc), path))
     if old is None:
         return []
     before = project_version((old,))
     try:
-        old_numbers = project_version_numbers(before)
+        old_numbers = project_version_order(before)
     except BuildverError:
         return []
-    if project_version_key(numbers) < project_version_key(old_numbers):
+    if numbers < old_numbers:
+        where = f"line {version.line}: ProjectVersion" if version.line is not None else "ProjectVersion (not set)"
         return settings.finding(
             "project-version-backwards",
             path,
-            f"line {version.line}: ProjectVersion goes backwards: {before.value} -> {version.value}",
+            f"{where} goes backwards: {before.value} -> {version.value}",
         )
     return []
 

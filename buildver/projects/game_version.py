@@ -89,9 +89,12 @@ __all__ = [
     "project_version",
     "project_version_key",
     "project_version_numbers",
+    "project_version_order",
     "read_config_file",
     "set_project_version",
     "set_store_version",
+    "store_version",
+    "store_version_number",
 ]
 
 GOOGLE_PLAY_MAX_VERSION_CODE = 2_100_000_000
@@ -263,6 +266,12 @@ def project_version_numbers(version: Sourced[str]) -> tuple[int, ...]:
     return tuple(int(part) for part in version.value.split("."))
 
 
+def project_version_order(version: Sourced[str]) -> tuple[int, ...]:
+    """The key two ProjectVersions are compared by (``show``, ``update-local`` and the guard): its numbers as
+    :func:`project_version_numbers` reads them, padded by :func:`project_version_key`; IniError naming the line."""
+    return project_version_key(project_version_numbers(version))
+
+
 def _place(value: Sourced[str]) -> str:
     return f"{value.path}: line {value.line}" if value.path is not None else "engine default"
 
@@ -272,6 +281,21 @@ def _place(value: Sourced[str]) -> str:
 
 def _android(engine_files: Sequence[IniDocument], key: str) -> IniValue | None:
     return effective_value(engine_files, ANDROID_SETTINGS, key, reader=IniReader.UBT)
+
+
+def store_version_number(found: IniValue) -> int:
+    """A StoreVersion line's number as UnrealBuildTool reads it (``Int32.TryParse``: ``+100`` and `` 100 `` are 100);
+    IniError naming the file and line for a value UnrealBuildTool would silently read as 0."""
+    return _csharp_int(found, "StoreVersion")
+
+
+def store_version(engine_files: Sequence[IniDocument]) -> Sourced[int]:
+    """``StoreVersion`` as UnrealBuildTool reads it from the files, BaseEngine.ini's 1 when they set none (before
+    ``bUseChangeListAsStoreVersion`` or any architecture's offset)."""
+    found = _android(engine_files, "StoreVersion")
+    if found is None:
+        return Sourced(DEFAULT_STORE_VERSION, f"StoreVersion not set: BaseEngine.ini's {DEFAULT_STORE_VERSION}")
+    return Sourced(store_version_number(found), "StoreVersion", found.path, found.line)
 
 
 def _csharp_int(found: IniValue, key: str) -> int:
@@ -332,11 +356,7 @@ def android_store_version(
 def _store_version(
     engine_files: Sequence[IniDocument], rules: AndroidRules, changelist: int | None, build_machine: bool
 ) -> Sourced[int]:
-    found = _android(engine_files, "StoreVersion")
-    if found is None:
-        version = Sourced(DEFAULT_STORE_VERSION, f"StoreVersion not set: BaseEngine.ini's {DEFAULT_STORE_VERSION}")
-    else:
-        version = Sourced(_csharp_int(found, "StoreVersion"), "StoreVersion", found.path, found.line)
+    version = store_version(engine_files)
     flag = _android(engine_files, "bUseChangeListAsStoreVersion")
     if flag is None or not _csharp_bool(flag):
         return version

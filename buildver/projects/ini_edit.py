@@ -20,7 +20,6 @@ from buildver.projects.unreal_ini import (
     IniError,
     IniReader,
     parse_ini,
-    physical_lines,
 )
 
 __all__ = ["set_ini_value", "with_value", "write_line"]
@@ -155,7 +154,7 @@ class _Writer:
         document = self.document
         ubt = self.ubt_lines[-1]
         line_start = document.line_starts[entry.line - 1]
-        content = physical_lines(document.text, document.line_starts)[entry.line - 1]
+        content = document.physical_line(entry.line)
         equals = content.find("=")
         value_start = equals + 1
         while value_start < len(content) and content[value_start] in CPP_SPACE:
@@ -192,10 +191,9 @@ class _Writer:
         header = engine[-1]
         following = [h.line for h in (*document.engine.headers, *document.ubt.headers) if h.line > header]
         stop = min(following, default=len(document.line_starts) + 1)
-        lines = physical_lines(document.text, document.line_starts)
         anchor = header
         for number in range(header + 1, stop):
-            stripped = lines[number - 1].strip()
+            stripped = document.physical_line(number).strip()
             if stripped and not stripped.startswith((";", "//")):
                 anchor = number
         for entry in (*document.engine.entries, *document.ubt.entries):
@@ -205,9 +203,8 @@ class _Writer:
 
     def _append(self, anchor: int, value: str) -> tuple[bytes, _Expected]:
         document = self.document
-        lines = physical_lines(document.text, document.line_starts)
         starts = document.line_starts
-        anchor_end = starts[anchor - 1] + len(lines[anchor - 1])
+        anchor_end = starts[anchor - 1] + len(document.physical_line(anchor))
         next_start = starts[anchor] if anchor < len(starts) else len(document.text)
         newline = document.text[anchor_end:next_start] or document.newline
         text = f"{self.key}={value}"
@@ -218,23 +215,22 @@ class _Writer:
         return result, _Expected(added_after=anchor)
 
     def _new_section_line(self) -> int:
-        text = self.document.text
-        lines = physical_lines(text, self.document.line_starts)
-        if not text:
+        document = self.document
+        if not document.text:
             return 2
-        blank = 1 if lines[-1].strip() else 0
-        return len(lines) + blank + 2
+        count = len(document.line_starts)
+        blank = 1 if document.physical_line(count).strip() else 0
+        return count + blank + 2
 
     def _add_section(self, value: str) -> tuple[bytes, _Expected]:
         document = self.document
         text = document.text
         newline = document.newline
         ends_with_break = bool(text) and text[-1] in "\r\n"
-        lines = physical_lines(text, document.line_starts)
         prefix = ""
         if text and not ends_with_break:
             prefix += newline
-        if text and lines[-1].strip():
+        if text and document.physical_line(len(document.line_starts)).strip():
             prefix += newline
         addition = f"{prefix}[{self.section}]{newline}{self.key}={value}"
         if ends_with_break or not text:

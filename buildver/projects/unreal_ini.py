@@ -73,11 +73,12 @@ Editing in place is ``buildver.projects.ini_edit``'s.
 from __future__ import annotations
 
 import enum
+import gc
 import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from buildver.errors import BuildverError
 
@@ -204,8 +205,18 @@ class IniDocument:
     text: str
     line_starts: tuple[int, ...]
     """The text offset where each physical line starts."""
-    engine: _Reading
-    ubt: _Reading
+    _readings: dict[IniReader, _Reading] = field(default_factory=dict, compare=False, repr=False)
+    """Each reader's reading, made the first time it is asked for (``show`` reads most files with one reader)."""
+
+    @property
+    def engine(self) -> _Reading:
+        """What the engine's reader reads."""
+        return self._reading(IniReader.ENGINE)
+
+    @property
+    def ubt(self) -> _Reading:
+        """What UnrealBuildTool's reader reads."""
+        return self._reading(IniReader.UBT)
 
     @property
     def newline(self) -> str:
@@ -241,8 +252,25 @@ class IniDocument:
         """The 1-based physical line of a text offset."""
         return bisect_right(self.line_starts, offset)
 
+    def physical_line(self, number: int) -> str:
+        """The 1-based physical line ``number`` without its line break."""
+        starts = self.line_starts
+        end = starts[number] if number < len(starts) else len(self.text)
+        return self.text[starts[number - 1] : end].rstrip("\r\n")
+
     def _reading(self, reader: IniReader) -> _Reading:
-        return self.engine if reader is IniReader.ENGINE else self.ubt
+        reading = self._readings.get(reader)
+        if reading is None:
+            read = _read_engine if reader is IniReader.ENGINE else _read_ubt
+            paused = gc.isenabled()
+            gc.disable()  # millions of small records: the collector's passes would cost more than the reading
+            try:
+                reading = read(self.text, self.line_starts)
+            finally:
+                if paused:
+                    gc.enable()
+            self._readings[reader] = reading
+        return reading
 
 
 def parse_ini(data: bytes, path: str) -> IniDocument:
@@ -252,9 +280,7 @@ def parse_ini(data: bytes, path: str) -> IniDocument:
     if len(starts) > 1 and starts[-1] == len(text):
         starts.pop()  # a final line break does not start a line
     line_starts = tuple(starts)
-    return IniDocument(
-        path, data, encoding, text, line_starts, _read_engine(text, line_starts), _read_ubt(text, line_starts)
-    )
+    return IniDocument(path, data, encoding, text, line_starts)
 
 
 def lookup(
@@ -266,7 +292,7 @@ def lookup(
         (document.path, entry)
         for document in documents
         for entry in document.entries(reader)
-        if entry.section.lower() == section_name
+        if entry.key.lower() == key_name and entry.section.lower() == section_name
     ]
     if reader is IniReader.ENGINE:
         return _merge_engine(lines, key_name)
@@ -329,13 +355,17 @@ def _read_engine(text: str, line_starts: Sequence[int]) -> _Reading:
     headers: list[_Header] = []
     section: str | None = None
     position, size = 0, len(text)
+    line_end = -1
     while position < size:
         while position < size and text[position] in "\r\n":
             position += 1
         if position >= size:
             break
         start = position
-        logical, end, position = _line_extended(text, position)
+        if position > line_end:  # '|' starts several logical lines in one physical line: its end is found once
+            line_break = _LINE_BREAK.search(text, position)
+            line_end = line_break.start() if line_break else size
+        logical, end, position = _line_extended(text, position, line_end)
         first_line = bisect_right(line_starts, start)
         last_line = bisect_right(line_starts, max(start, end - 1))
         line = logical.rstrip(CPP_SPACE)
@@ -361,18 +391,27 @@ def _read_engine(text: str, line_starts: Sequence[int]) -> _Reading:
     return _Reading(tuple(entries), tuple(headers))
 
 
-def _line_extended(text: str, position: int) -> tuple[str, int, int]:
+def _line_extended(text: str, position: int, line_end: int) -> tuple[str, int, int]:
     """``ParseLineExtended`` as 4.x to 5.1 call it from the config reader: the logical line, where its text ends,
-    and where the next one starts."""
+    and where the next one starts. ``line_end`` is where the physical line at ``position`` ends.
+
+    Linear: the text is looked at from ``position`` to the logical line's end only (a line of ``a|a|a|...`` is many
+    short logical lines, each read once)."""
     size = len(text)
-    line_break = _LINE_BREAK.search(text, position)
-    line_end = line_break.start() if line_break else size
-    plain = text[position:line_end]
-    if not _SPECIAL.search(plain):  # nothing ParseLineExtended would treat specially: the line as it is
+    special = _SPECIAL.search(text, position, line_end)
+    if special is None:  # nothing ParseLineExtended would treat specially: the line as it is
+        plain = text[position:line_end]
         position = line_end
         while position < size and text[position] in "\r\n":
             position += 1
         return plain, line_end, position
+    bar = special.start()
+    if special.group() == "|" and text.find('"', position, bar) < 0:  # plain text up to a '|': the line ends there
+        logical = text[position:bar]
+        position = bar
+        while position < size and text[position] in "\r\n|":
+            position += 1
+        return logical, bar, position
     out: list[str] = []
     quoted = ignore = False
     depth = 0
@@ -468,21 +507,22 @@ def _read_ubt(text: str, line_starts: Sequence[int]) -> _Reading:
         line = lines[index]
         first_line = index + 1
         index += 1
-        start = next((i for i, char in enumerate(line) if char not in _UBT_SPACE), -1)
-        if start < 0:
+        start = len(line) - len(line.lstrip(_UBT_SPACE))
+        if start == len(line):
             continue
-        end = len(line)
-        while end > start:
-            if line[end - 1] == "\\":  # an escaped line break: the next line is appended, the backslash kept
-                if index >= len(lines):
-                    break
-                line += lines[index]
+        if line.rstrip(_UBT_SPACE).endswith("\\"):
+            # an escaped line break (a backslash last before trailing blanks): the next line is appended, the
+            # backslash kept; a blank line appended leaves the backslash last. Joined once: linear.
+            parts = [line]
+            while index < len(lines):
+                parts.append(lines[index])
                 index += 1
-                end = len(line)
-                continue
-            if line[end - 1] not in _UBT_SPACE:
-                break
-            end -= 1
+                tail = parts[-1].rstrip(_UBT_SPACE)
+                if tail and not tail.endswith("\\"):
+                    break
+            line = "".join(parts)
+        end = len(line.rstrip(_UBT_SPACE))
+        end = max(end, start)
         if line[start] == ";" or line.startswith("//", start):
             continue
         if line[start] == "[":
@@ -529,9 +569,22 @@ def _ubt_entry(section: str, line: str, start: int, end: int, first_line: int, l
 
 
 def _merge_engine(lines: Sequence[tuple[str, IniEntry]], key: str) -> tuple[IniValue, ...]:
-    """The commands of ``CombineFromBuffer`` (A) on one key, with the ``@`` struct keys of the section."""
-    values: list[tuple[str, IniValue]] = []  # (the key as written, lowered; the value)
+    """The commands of ``CombineFromBuffer`` (A) on one key, with the ``@`` struct keys of the section.
+
+    Linear: removed values are left as holes (dropped from the end at once), and each value's live positions are
+    kept in order, so ``+`` (is an equal value there?) and ``-`` (the last equal value) do not scan the array."""
+    values: list[tuple[str, IniValue] | None] = []  # (the key as written, lowered; the value); None: removed
+    where: dict[str, list[int]] = {}  # a value -> the positions in ``values`` that hold it, in order
     struct_keys: dict[str, str] = {}
+
+    def add(name: str, found: IniValue) -> None:
+        where.setdefault(found.value, []).append(len(values))
+        values.append((name, found))
+
+    def drop_holes() -> None:
+        while values and values[-1] is None:
+            values.pop()
+
     for path, entry in lines:
         name = entry.key.lower()
         if entry.action is IniAction.STRUCT_KEY:
@@ -541,28 +594,35 @@ def _merge_engine(lines: Sequence[tuple[str, IniEntry]], key: str) -> tuple[IniV
             continue
         found = IniValue(entry.value, path, entry.line)
         adds = entry.action in (IniAction.SET, IniAction.ADD_UNIQUE, IniAction.ADD)
-        if adds and _replace_keyed_struct(values, struct_keys.get(name), found):
+        if adds and _replace_keyed_struct(values, where, struct_keys.get(name), found):
             continue
         if entry.action is IniAction.SET:
-            if values:
-                values[-1] = (name, found)  # Find gives the key's last pair; its value is replaced in place (H)
+            last = values[-1] if values else None
+            if last is not None:  # Find gives the key's last pair; its value is replaced in place (H)
+                where[last[1].value].pop()
+                where.setdefault(found.value, []).append(len(values) - 1)
+                values[-1] = (name, found)
             else:
-                values.append((name, found))
+                add(name, found)
         elif entry.action is IniAction.ADD_UNIQUE:
-            if all(old.value != entry.value for _, old in values):
-                values.append((name, found))
+            if not where.get(entry.value):
+                add(name, found)
         elif entry.action is IniAction.ADD:
-            values.append((name, found))
+            add(name, found)
         elif entry.action is IniAction.REMOVE:
-            match = max((i for i, (_, old) in enumerate(values) if old.value == entry.value), default=None)
-            if match is not None:
-                del values[match]
+            positions = where.get(entry.value)
+            if positions:
+                values[positions.pop()] = None
+                drop_holes()
         elif entry.action is IniAction.CLEAR:
             values.clear()
-    return tuple(found for _, found in values)
+            where.clear()
+    return tuple(pair[1] for pair in values if pair is not None)
 
 
-def _replace_keyed_struct(values: list[tuple[str, IniValue]], struct_key: str | None, found: IniValue) -> bool:
+def _replace_keyed_struct(
+    values: list[tuple[str, IniValue] | None], where: dict[str, list[int]], struct_key: str | None, found: IniValue
+) -> bool:
     """``HandleArrayOfKeyedStructsCommand`` (A): an entry whose ``Name=`` token matches is replaced in place."""
     if struct_key is None:
         return False
@@ -570,9 +630,13 @@ def _replace_keyed_struct(values: list[tuple[str, IniValue]], struct_key: str | 
     token = _struct_token(found.value, match)
     if not token:
         return False
-    for index, (name, old) in enumerate(values):
-        if _struct_token(old.value, match) == token:
-            values[index] = (name, found)
+    for index, pair in enumerate(values):
+        if pair is not None and _struct_token(pair[1].value, match) == token:
+            where[pair[1].value].remove(index)
+            positions = where.setdefault(found.value, [])
+            positions.append(index)
+            positions.sort()
+            values[index] = (pair[0], found)
             return True
     return False
 
@@ -593,21 +657,24 @@ def _struct_token(value: str, match: str) -> str:
 
 
 def _merge_ubt(lines: Sequence[tuple[str, IniEntry]], key: str) -> tuple[IniValue, ...]:
-    """``ConfigHierarchySection`` (G): a plain line replaces every value, ``+`` appends, ``-`` removes any case."""
-    values: list[IniValue] | None = None
-    for path, entry in lines:
+    """``ConfigHierarchySection`` (G): a plain line replaces every value, ``+`` appends, ``-`` removes any case.
+
+    Linear: a ``-`` line records when it removed its value (in any case); a value added before that is gone."""
+    values: list[tuple[int, IniValue]] | None = None  # (when it was added, the value)
+    removed: dict[str, int] = {}  # a value, lowered -> when a '-' line last removed it
+    for when, (path, entry) in enumerate(lines):
         if entry.key.lower() != key:
             continue
         found = IniValue(entry.value, path, entry.line)
         if entry.action is IniAction.CLEAR:
             values = None
-        elif values is None:
-            if entry.action in (IniAction.SET, IniAction.ADD_UNIQUE):
-                values = [found]
-        elif entry.action is IniAction.SET:
-            values = [found]
+        elif values is None or entry.action is IniAction.SET:
+            if values is not None or entry.action in (IniAction.SET, IniAction.ADD_UNIQUE):
+                values, removed = [(when, found)], {}
         elif entry.action is IniAction.ADD_UNIQUE:
-            values.append(found)
+            values.append((when, found))
         elif entry.action is IniAction.REMOVE:
-            values = [old for old in values if old.value.lower() != entry.value.lower()]
-    return tuple(values or ())
+            removed[entry.value.lower()] = when
+    if values is None:
+        return ()
+    return tuple(found for when, found in values if removed.get(found.value.lower(), -1) < when)

@@ -21,11 +21,14 @@ from buildver.projects.game_version import (
     DEFAULT_GAME_INI,
     GOOGLE_PLAY_MAX_VERSION_CODE,
     PROJECT_SETTINGS,
-    project_version_key,
+    Sourced,
+    project_version,
+    project_version_order,
     set_project_version,
     set_store_version,
+    store_version,
 )
-from buildver.projects.unreal_ini import IniReader, parse_ini
+from buildver.projects.unreal_ini import IniDocument, IniError, IniReader, parse_ini
 
 if TYPE_CHECKING:
     from buildver.versions.build_version import BuildVersion
@@ -77,10 +80,13 @@ def plan_game_files(version_path: Path, record: BuildVersion, config: Config) ->
                 raise ConfigError(f"{shown}: StoreVersion {text} is above Google Play's limit")
         else:
             new = set_project_version(old or b"", text, shown)
-        before = None if old is None else parse_ini(old, shown).get(section, key, reader=IniReader.ENGINE)
-        if before is not None and _goes_backwards(key, before, text):
+        documents = () if old is None else (parse_ini(old, shown),)
+        reader = IniReader.UBT if key == "StoreVersion" else IniReader.ENGINE
+        before = documents[0].get(section, key, reader=reader) if documents else None
+        was = _current(key, documents)
+        if _goes_backwards(key, was, text):
             raise ConfigError(
-                f"{shown}: {key} would go backwards, {before} -> {text} ({setting} {template!r}); stores refuse a "
+                f"{shown}: {key} would go backwards, {was} -> {text} ({setting} {template!r}); stores refuse a "
                 "version that does not grow: change the template, or the file's value by hand"
             )
         summary = (
@@ -92,13 +98,23 @@ def plan_game_files(version_path: Path, record: BuildVersion, config: Config) ->
     return planned
 
 
+def _current(key: str, documents: tuple[IniDocument, ...]) -> str:
+    """The value Unreal reads now, as ``show`` reads it: StoreVersion by UnrealBuildTool's ``Int32.TryParse``
+    (BaseEngine.ini's 1 when unset), ProjectVersion as :func:`project_version_numbers` (BaseGame.ini's 1.0.0.0 when
+    unset). A value that cannot be read is refused, naming its line: it cannot be compared, so it is not replaced."""
+    try:
+        if key == "StoreVersion":
+            return str(store_version(documents).value)
+        found = project_version(documents)
+        project_version_order(found)
+        return found.value
+    except IniError as exc:
+        raise IniError(f"{exc}: update-local does not replace a value it cannot compare; correct it by hand") from exc
+
+
 def _goes_backwards(key: str, before: str, after: str) -> bool:
-    """Whether ``after`` is lower than ``before`` (StoreVersion as a number, ProjectVersion as Unreal's packaging
-    and the guard order it); a value that is not a number cannot be compared and is replaced."""
-    if not all(part.isascii() and part.isdigit() for part in before.split(".")):
-        return False
-    old = tuple(int(part) for part in before.split("."))
-    new = tuple(int(part) for part in after.split("."))
+    """Whether ``after`` is lower than ``before``, both as :func:`_current` reads them (StoreVersion as a number,
+    ProjectVersion as Unreal's packaging and the guard order it)."""
     if key == "StoreVersion":
-        return new < old
-    return project_version_key(new) < project_version_key(old)
+        return int(after) < int(before)
+    return project_version_order(Sourced(after, key)) < project_version_order(Sourced(before, key))

@@ -1,0 +1,119 @@
+"""Issue 30, item 3: Unreal's config files read in time and memory linear in their size, whatever their shape.
+
+Each shape (below) is built at 1, 4 and 16 MiB and read in a child process of its own, which reports its wall time
+and the growth of its peak resident memory (``ru_maxrss``) over the work:
+
+- ``read``: ``parse_ini`` and the lookups ``show`` and the guard make (the key, its section, both readers);
+- ``edit``: ``with_value``, ``update-local``'s edit of one key (refused shapes count too: the refusal is the work).
+
+Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
+``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
+``git archive main``), ``--sizes 1 4`` and ``--timeout 60`` limit the run, ``--shapes pipe plus`` picks shapes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+MIB = 1024 * 1024
+SECTION = "/Script/AndroidRuntimeSettings.AndroidRuntimeSettings"
+
+
+def _fill(head: bytes, unit: bytes, size: int, tail: bytes = b"") -> bytes:
+    return head + unit * max(1, (size - len(head) - len(tail)) // len(unit)) + tail
+
+
+SHAPES = {
+    "pipe": lambda n: _fill(b"[S]\nX=", b"a|", n, b"\n"),
+    "pipe-keys": lambda n: _fill(b"[S]\n", b"K=1|", n, b"\n"),
+    "plus": lambda n: _fill(b"[S]\n", b"+K=v\n", n),
+    "plus-distinct": lambda n: b"[S]\n" + b"".join(b"+K=v%d\n" % i for i in range(n // 10)),
+    "sections": lambda n: _fill(b"", b"[S]\n", n),
+    "minus": lambda n: _fill(b"[S]\n", b".K=v\n", n // 2) + _fill(b"", b"-K=v\n", n // 2),
+    "bang": lambda n: _fill(b"[S]\n", b".K=v\n!K=\n", n),
+    "dot": lambda n: _fill(b"[S]\n", b".K=v\n", n),
+    "quotes": lambda n: _fill(b"[S]\n", b'K="a\\"b|c"\n', n),
+    "backslashes": lambda n: _fill(b"[S]\nK=", b"a\\\n", n, b"b\n"),
+    "braces": lambda n: _fill(b"[S]\nK={", b"a\n", n, b"}\n"),
+    "crlf-bom": lambda n: _fill(b"\xef\xbb\xbf[S]\r\n", b"K=v\r\n", n),
+    "utf16": lambda n: "[S]\r\n".encode("utf-16-le").join([b"\xff\xfe", ("K=v\r\n" * (n // 12)).encode("utf-16-le")]),
+    "store-version": lambda n: _fill(f"[{SECTION}]\n".encode(), b"StoreVersion=1\n", n),
+}
+
+CHILD = r"""
+import json, resource, sys, time
+from buildver.projects.unreal_ini import IniError, IniReader, effective_value, lookup, parse_ini
+from buildver.projects.ini_edit import with_value
+path, work, section, key = sys.argv[1:5]
+data = open(path, "rb").read()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+outcome = "ok"
+try:
+    document = parse_ini(data, "DefaultEngine.ini")
+    if work == "read":
+        for reader in IniReader:
+            lookup((document,), section, key, reader=reader)
+            effective_value((document,), section, "Other", reader=reader)
+            document.sections(reader)
+    else:
+        with_value(document, section, key, "2")
+except IniError as exc:
+    outcome = "refused"
+elapsed = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": elapsed, "mb": (peak - before) / 1024, "outcome": outcome}))
+"""
+
+
+def measure(python: str, path: Path, work: str, section: str, key: str, timeout: float) -> str:
+    try:
+        done = subprocess.run(
+            [python, "-c", CHILD, str(path), work, section, key],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            cwd=path.parent,  # not the checkout: each Python imports its own installed buildver
+        )
+    except subprocess.TimeoutExpired:
+        return f"> {timeout:.0f} s"
+    if done.returncode != 0:
+        return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:60]
+    result = json.loads(done.stdout)
+    suffix = "" if result["outcome"] == "ok" else " (refused)"
+    return f"{result['seconds']:.2f} s, {result['mb']:.0f} MB{suffix}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--baseline", help="another environment's Python, run beside this one")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 4, 16], help="MiB")
+    parser.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
+    parser.add_argument("--work", nargs="+", default=["read", "edit"], choices=["read", "edit"])
+    parser.add_argument("--timeout", type=float, default=120.0)
+    options = parser.parse_args()
+    pythons = {"this": sys.executable}
+    if options.baseline:
+        pythons = {"baseline": options.baseline, **pythons}
+    print("| shape | MiB | work | " + " | ".join(pythons) + " |")
+    print("|---|---|---|" + "---|" * len(pythons))
+    with tempfile.TemporaryDirectory() as scratch:
+        for shape in options.shapes:
+            section, key = (SECTION, "StoreVersion") if shape == "store-version" else ("S", "K")
+            for size in options.sizes:
+                path = Path(scratch) / f"{shape}-{size}.ini"
+                path.write_bytes(SHAPES[shape](size * MIB))
+                for work in options.work:
+                    cells = [measure(python, path, work, section, key, options.timeout) for python in pythons.values()]
+                    print(f"| {shape} | {size} | {work} | " + " | ".join(cells) + " |", flush=True)
+                path.unlink()
+
+
+if __name__ == "__main__":
+    main()
