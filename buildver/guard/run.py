@@ -492,6 +492,8 @@ def _unjudged(snapshot: Snapshot) -> list[Finding]:
         counts = ((packages, "packages"), (plugins, ".uplugin files"))
         unchecked = ", ".join(f"{len(files)} staged {noun}" for files, noun in counts if files)
         where, _, why = missing.partition(": ")
+        if os.path.isabs(where) and Path(where).is_relative_to(snapshot.root):  # named from the root, as every finding
+            where = Path(where).relative_to(snapshot.root).as_posix()
         findings += snapshot.settings.finding(
             "no-engine-version", where, f"{unchecked} not checked against an engine ({why or missing})"
         )

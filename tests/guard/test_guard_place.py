@@ -259,3 +259,28 @@ def test_through_pre_commit_a_game_s_newer_package_and_an_engine_downgrade_are_r
     result = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
     assert result.returncode == 1
     assert "Game.uproject: error[project-engine-older]: EngineAssociation '5.2' -> '4.27'" in result.stdout
+
+
+def test_a_project_descriptor_the_guard_cannot_read_leaves_its_packages_unchecked_and_says_why(
+    git_repository: GitRepository, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = git_repository(commits=0)
+    commit(root, {"Game.uproject": uproject("5.2")})
+    stage(root, {"Game.uproject": b"{ not json", "Content/New.uasset": fixture(UE55_PACKAGE)})
+    code, lines = guard(capsys, root, monkeypatch)
+    assert code == 0  # Unreal's and project check's error to report; the guard says what it could not check
+    assert lines[0].startswith("Game.uproject: warning[no-engine-version]: 1 staged packages not checked against an")
+    assert "project-engine-older" not in "\n".join(lines)
+
+
+def test_an_engine_setting_that_cannot_be_used_is_said_by_the_guard(
+    git_repository: GitRepository, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = git_repository(commits=0)
+    (root / "buildver.toml").write_bytes(b'engine = "Missing/Build.version"\n')
+    stage(root, {"Content/New.uasset": fixture(UE55_PACKAGE)})
+    code, lines = guard(capsys, root, monkeypatch)
+    assert code == 0
+    assert lines[0].startswith("buildver.toml: warning[no-engine-version]: 1 staged packages not checked against an ")
+    assert "(engine '" in lines[0]
+    assert lines[0].endswith("Missing/Build.version: the version file is missing)")
