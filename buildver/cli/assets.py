@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from buildver.cli.common import AgainstOption, FileOption, Palette, json_text, new_app, palette
-from buildver.errors import UsageError
+from buildver.cli.common import AgainstOption, FileOption, Palette, json_text, judging_engine, new_app, palette
 from buildver.text import printable
 from buildver.versions.engine_version import EngineVersion
 
@@ -59,21 +58,10 @@ def scan_command(
     from buildver.packages.scanning import reader_description, scan_shared
     from buildver.versions.config import load_config
 
-    if against is not None and file is not None:
-        raise UsageError("give either --against or --file, not both")
-    from buildver.errors import EngineLookupError
-    from buildver.projects.place import engine_here
-
     # The engine of the place the first path is in: in a game, the project's engine, never the game's own version.
-    engine = engine_here(
-        paths[0],
-        config=load_config(),  # refuses a bad configuration even with --against
-        file=file,
-        against=None if against is None else against.version,
-        against_release_only=against is not None and against.release_only,
-    )
-    if engine.version is None:
-        raise EngineLookupError(engine.missing or f"{paths[0]}: no engine is known here")
+    # The settings are read even with --against: a bad configuration is refused whatever the command needs.
+    engine = judging_engine(paths[0], file, against, config=load_config())
+    assert engine.version is not None  # judging_engine raises when none is known
     engine_version = engine.version
     paths = _distinct(paths)
     if verbose:

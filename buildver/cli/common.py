@@ -11,11 +11,15 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Annotated, NamedTuple, TextIO
 
 import typer
 
 from buildver.versions.engine_version import EngineVersion
+
+if TYPE_CHECKING:
+    from buildver.projects.place import PlaceEngine
+    from buildver.versions.config import Config
 
 __all__ = [
     "AgainstEngine",
@@ -26,6 +30,7 @@ __all__ = [
     "colour_diff",
     "echo",
     "json_text",
+    "judging_engine",
     "new_app",
     "palette",
     "parse_against",
@@ -112,6 +117,29 @@ AgainstOption = Annotated[
         show_default=False,
     ),
 ]
+
+
+def judging_engine(
+    start: Path, file: Path | None, against: AgainstEngine | None, *, config: Config | None = None
+) -> PlaceEngine:
+    """The engine ``project check`` and ``assets scan`` judge by, as ``buildver.projects.place`` decides it for
+    ``start``: ``--against`` or ``--file`` (not both), else the place's own; EngineLookupError (one line, saying what
+    would name one) when none is known."""
+    from buildver.errors import EngineLookupError, UsageError
+    from buildver.projects.place import engine_here
+
+    if against is not None and file is not None:
+        raise UsageError("give either --against or --file, not both")
+    engine = engine_here(
+        start,
+        config=config,
+        file=file,
+        against=None if against is None else against.version,
+        against_release_only=against is not None and against.release_only,
+    )
+    if engine.version is None:
+        raise EngineLookupError(engine.missing or f"{start}: no engine is known here")
+    return engine
 
 
 def print_json(document: object) -> None:

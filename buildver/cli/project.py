@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from buildver.cli.common import AgainstOption, FileOption, JsonFlag, new_app, print_error, print_json, print_warning
+from buildver.cli.common import (
+    AgainstOption,
+    FileOption,
+    JsonFlag,
+    judging_engine,
+    new_app,
+    print_error,
+    print_json,
+    print_warning,
+)
 from buildver.text import printable
 
 if TYPE_CHECKING:
@@ -45,24 +54,14 @@ def check_command(
     In a game project the engine build is the project's engine (as ``buildver engine`` finds it), unless --file or
     --against names another.
     """
-    from buildver.errors import EngineLookupError, UsageError
     from buildver.projects.check import check_project
-    from buildver.projects.place import PlaceKind, engine_here, find_place
+    from buildver.projects.place import PlaceKind, find_place
     from buildver.projects.verdicts import Status
 
-    if against is not None and file is not None:
-        raise UsageError("give either --against or --file, not both")
     if path is None:  # the whole game or plugin the command runs in, not only the folder (Content/ holds none)
         place = find_place(Path("."))
         path = place.root if place.kind in (PlaceKind.GAME, PlaceKind.PLUGIN) else Path(".")
-    engine = engine_here(
-        path,
-        file=file,
-        against=None if against is None else against.version,
-        against_release_only=against is not None and against.release_only,
-    )
-    if engine.version is None:
-        raise EngineLookupError(engine.missing or f"{path}: no engine is known here")
+    engine = judging_engine(path, file, against)
     engine_build = engine.build
     report = check_project(path, engine_build, engine_plugins=engine_plugins)
     if json_output:
