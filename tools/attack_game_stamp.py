@@ -47,6 +47,9 @@ LAYOUTS = {
 }
 NAMES = ["TankFire", "Engine", "Built From"]
 HEADER = "Source/Game/BuildVersion.h"
+THROUGH_A_LINK = {"build-link", "config-link-config-version"}
+"""Layouts whose Build.version lies through a link out of the repository: the settings may not name it (paths from
+settings stay inside the repository), so the command line does (``-f``), as buildver's message says."""
 UBT_DEFINITIONS = [
     "-DBUILT_FROM_CHANGELIST=27405482",
     '-DBRANCH_NAME="++UE5+Release-5.3"',
@@ -79,7 +82,8 @@ def make_game(folder: Path, layout: str, name: str) -> Path:
     version.parent.mkdir(parents=True, exist_ok=True)
     version.write_text(GAME_VERSION)
     (game / "Source" / "Game").mkdir(parents=True)
-    settings = f'version-file = "{LAYOUTS[layout]}"\nheader = "{HEADER}"\n{TEMPLATES}'
+    named = "" if layout in THROUGH_A_LINK else f'version-file = "{LAYOUTS[layout]}"\n'
+    settings = f'{named}header = "{HEADER}"\n{TEMPLATES}'
     (game / "buildver.toml").write_text(settings)
     subprocess.run(["git", "init", "-q", str(folder)], check=True)
     return game
@@ -157,10 +161,11 @@ def strace_works() -> bool:
 
 def attack(work: Path, layout: str, name: str, use_strace: bool) -> tuple[int, int, list[str]]:
     """Trials run, kills that landed between two renames, and the broken promises."""
+    update = [*UPDATE, "-f", LAYOUTS[layout]] if layout in THROUGH_A_LINK else UPDATE
     problems: list[str] = []
     reference = make_game(work / "reference", layout, name)
     old = files(reference, layout)
-    counted = run([sys.executable, str(HARNESS), "0", *UPDATE], reference)
+    counted = run([sys.executable, str(HARNESS), "0", *update], reference)
     if counted.returncode != 0:
         return 0, 0, [f"the reference run failed: {counted.stderr.strip()}"]
     steps = int(counted.stderr.rsplit("steps=", 1)[1].split()[0])
@@ -176,12 +181,12 @@ def attack(work: Path, layout: str, name: str, use_strace: bool) -> tuple[int, i
         trial = work / f"{kind}-{at}"
         game = make_game(trial, layout, name)
         if kind == "step":
-            killed = run([sys.executable, str(HARNESS), str(at), *UPDATE], game)
+            killed = run([sys.executable, str(HARNESS), str(at), *update], game)
         else:
             renames = "rename,renameat,renameat2"
             strace = ["strace", "-f", "-qq", "-o", os.devnull, "-e", f"trace={renames}"]
             strace += ["-e", f"inject={renames}:signal=KILL:when={at}"]
-            killed = run([*strace, sys.executable, "-m", "buildver", *UPDATE], game)
+            killed = run([*strace, sys.executable, "-m", "buildver", *update], game)
         after_kill = files(game, layout)
         if after_kill not in (old, new):
             between += 1
@@ -193,7 +198,7 @@ def attack(work: Path, layout: str, name: str, use_strace: bool) -> tuple[int, i
         elif state not in (old, new):
             mixed = sorted(file for file in state if state[file] == new[file] and new[file] != old[file])
             problems.append(f"{label}: recovery left old and new files mixed (new: {', '.join(mixed)})")
-        again = buildver(game, *UPDATE)
+        again = buildver(game, *update)
         if again.returncode != 0:
             problems.append(f"{label}: the next update-local exits {again.returncode}: {again.stderr.strip()}")
         elif files(game, layout) != new:
