@@ -29,6 +29,7 @@ from buildver.text import printable
 
 __all__ = [
     "FileChange",
+    "JournalProject",
     "apply_changes",
     "find_leftovers",
     "interrupted_journals",
@@ -82,6 +83,21 @@ class FileChange(NamedTuple):
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
+class JournalProject(NamedTuple):
+    """The project a run writes in, as the run finds it itself (a game: the folder of its ``.uproject``), never as
+    a journal says: recovery writes only where the recovering run would write.
+
+    A journal in a folder of ``root`` records its targets relative to ``root`` (``"root": "../.."`` in the journal,
+    relative to the journal's folder, so that a moved tree still recovers), rather than to the folder holding the
+    journal's folder: a game's ``Config/`` lies outside ``Versioning/Build/..``.
+    """
+
+    root: Path
+    linked: tuple[Path, ...] = ()
+    """Folders in ``root`` that may be symbolic links out of it and that the run writes through (a game's
+    ``Config/`` shared by several games); the journal's own folder is always one. Any other link is refused."""
+
+
 _RANDOM_BYTES = 6
 
 
@@ -118,7 +134,13 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal: Path | None = None) -> list[Path]:
+def apply_changes(
+    changes: Sequence[FileChange],
+    *,
+    force: bool = False,
+    journal: Path | None = None,
+    project: JournalProject | None = None,
+) -> list[Path]:
     """Write every changed file, or none of them; return the paths written.
 
     A target whose content is no longer ``old`` (someone changed it since it was read) or that is read-only
@@ -127,7 +149,8 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
     be put back, the error says so and the journal stays for the next run to undo).
 
     With several files and a ``journal`` path, the renames are recorded there first, so that a run killed
-    between two renames is finished by the next run's :func:`recover` (see :func:`transaction`).
+    between two renames is finished by the next run's :func:`recover` (see :func:`transaction`). ``project`` is the
+    project the run writes in (:class:`JournalProject`); without it, the folder holding the journal's folder.
 
     Once every file is written, removing the journal and the backups only tidies up: a failure there does not undo
     the write, it is reported as a :class:`~buildver.errors.CleanupWarning` naming what is left (the next run on
@@ -146,7 +169,7 @@ def apply_changes(changes: Sequence[FileChange], *, force: bool = False, journal
         for change in pending:
             backups.append(_link_backup(change.path) if change.old is not None else None)
         if journal is not None and len(pending) > 1:
-            _write_journal(journal, pending, temps, backups)
+            _write_journal(journal, pending, temps, backups, project)
             journaled = True  # from here on, a killed run is finished or undone by the next one
         for index, (change, temp, mode) in enumerate(zip(pending, temps, modes, strict=True)):
             if os.name == "nt" and change.old is not None and force:
@@ -265,12 +288,16 @@ def _digest(data: bytes | None) -> str | None:
 
 
 def _write_journal(
-    journal: Path, pending: Sequence[FileChange], temps: Sequence[Path], backups: Sequence[Path | None]
+    journal: Path,
+    pending: Sequence[FileChange],
+    temps: Sequence[Path],
+    backups: Sequence[Path | None],
+    project: JournalProject | None,
 ) -> None:
-    root = _journal_root(journal)
+    scope = _project_scope(journal, project) or _default_scope(journal)
     entries = [
         {
-            "target": _journal_path(change.path, root),
+            "target": _journal_path(change.path, scope),
             "temp": temp.name,
             "inode": temp.stat().st_ino,
             "old": _digest(change.old),
@@ -280,8 +307,11 @@ def _write_journal(
         }
         for change, temp, backup in zip(pending, temps, backups, strict=True)
     ]
-    # The journal itself is written atomically: it is either complete or absent.
-    document = {"buildver-journal": JOURNAL_VERSION, "entries": entries}
+    # The journal itself is written atomically: it is either complete or absent. A journal of the folder above its
+    # own keeps version 3, which every buildver since 3 reads; one with a project of its own is version 4.
+    document: dict[str, object] = {"buildver-journal": JOURNAL_VERSION, "entries": entries}
+    if scope.recorded is not None:
+        document = {"buildver-journal": PROJECT_JOURNAL_VERSION, "root": scope.recorded, "entries": entries}
     temp = _write_temp(journal, json.dumps(document).encode(), 0o644)
     try:
         os.replace(temp, journal)
@@ -290,6 +320,30 @@ def _write_journal(
             temp.unlink()  # else apply_changes names it among what is left
         raise OSError(exc.errno, exc.strerror, str(journal)) from exc
     _fsync_folder(journal.parent)
+
+
+class _Scope(NamedTuple):
+    """Where a journal's relative targets lie, and which of them recovery may write."""
+
+    root: Path
+    """The project, resolved: relative targets are relative to it."""
+    named: Path
+    """The project as the run names it (its links not followed): targets are recorded relative to this."""
+    recorded: str | None
+    """The journal's ``root`` (the project relative to the journal's folder); None: the folder holding it."""
+    linked: tuple[tuple[Path, Path], ...] = ()
+    """The folders of the project a target may reach through a symbolic link: (relative to the project, resolved)."""
+
+    def landing(self, relative: Path) -> Path | None:
+        """The folder (resolved) that the target at ``relative`` lies in once its links are followed: the project,
+        or one of its linked folders that the path goes through; None when a link leads it anywhere else."""
+        resolved = (self.root / relative).resolve()
+        if resolved.is_relative_to(self.root):
+            return self.root
+        for folder, real in self.linked:
+            if relative.is_relative_to(folder) and resolved.is_relative_to(real):
+                return real
+        return None
 
 
 def _journal_root(journal: Path) -> Path:
@@ -305,16 +359,52 @@ def _journal_root(journal: Path) -> Path:
     return folder.parent
 
 
-def _journal_path(target: Path, root: Path) -> str:
+def _default_scope(journal: Path) -> _Scope:
+    root = _journal_root(journal)
+    return _Scope(root, root, None)
+
+
+def _project_scope(journal: Path, project: JournalProject | None) -> _Scope | None:
+    """The scope of the project the run writes in, for ``journal``: None when there is none, when the journal's
+    folder does not lie in it, or when it reaches above the git repository that holds the journal."""
+    from buildver.vcs import find_repository_root  # a walk up the folders: runs no git
+
+    if project is None:
+        return None
+    folder = Path(os.path.abspath(journal.parent))
+    named = Path(os.path.abspath(project.root))
+    if not folder.is_relative_to(named):
+        return None
+    repository = find_repository_root(folder)
+    if repository is not None and not named.is_relative_to(Path(os.path.abspath(repository))):
+        return None
+    linked = []
+    for each in (folder, *project.linked):
+        path = Path(os.path.abspath(each))
+        if path != named and path.is_relative_to(named):
+            linked.append((path.relative_to(named), path.resolve()))
+    recorded = Path(os.path.relpath(named, folder)).as_posix()
+    return _Scope(named.resolve(), named, recorded, tuple(linked))
+
+
+def _journal_path(target: Path, scope: _Scope) -> str:
     """A target as the journal records it: relative to the project (so that a moved tree still recovers), or
     absolute when it lies outside the project (a header the command line named there; recovery never writes it)."""
+    named = Path(os.path.abspath(target))
+    if scope.recorded is not None and named.is_relative_to(scope.named):
+        relative = named.relative_to(scope.named)
+        if scope.landing(relative) is not None:
+            return relative.as_posix()
     real = target.parent.resolve() / target.name  # the target itself is never a link (refused before writing)
-    return real.relative_to(root).as_posix() if real.is_relative_to(root) else str(real)
+    return real.relative_to(scope.root).as_posix() if real.is_relative_to(scope.root) else str(real)
 
 
 JOURNAL_VERSION = 3
 """3 records targets relative to the project and the inode of each file buildver made, so that recovery writes
 only files the killed run made itself; journals of older versions (absolute paths, no inodes) are refused."""
+PROJECT_JOURNAL_VERSION = 4
+"""4 adds ``root``, the project relative to the journal's folder, when the run names a project of its own
+(:class:`JournalProject`); recovery accepts it only when the recovering run names the same project."""
 
 _VCS_FOLDERS = frozenset({".git", ".hg", ".svn", ".p4", ".plastic"})
 """Folders no target of buildver ever lies in: a journal naming one is refused whole."""
@@ -363,14 +453,15 @@ def _is_file(path: Path, inode: int | None) -> bool:
     return stat.S_ISREG(status.st_mode) and status.st_ino == inode
 
 
-def recover(journal: Path) -> list[Path]:
+def recover(journal: Path, project: JournalProject | None = None) -> list[Path]:
     """Finish, or undo, the renames a killed run recorded in ``journal``; then remove its temporary files.
 
     The journal lies in a folder anyone may commit to, so recovery trusts it no further than it can check it on
     disk. It writes only files the killed run made itself (each temporary file and backup has the inode the
     journal records, which no one committing a journal can know), beside targets inside the project (the folder
-    holding the journal's folder), never in a version-control folder, and never a target outside the project, even
-    one a user named on the command line (``--header ../out/Version.h``, which the README allows). So:
+    holding the journal's folder, or ``project``, the one the recovering run writes in, when the journal names
+    that one), never in a version-control folder, and never a target outside the project, even one a user named
+    on the command line (``--header ../out/Version.h``, which the README allows). So:
 
     - when every rename still to do is inside the project, they are done (rolled forward);
     - otherwise, when every rename already done is inside the project, those are undone from the backups the
@@ -380,10 +471,10 @@ def recover(journal: Path) -> list[Path]:
     A target is only written while it holds the content recovery expects (the old one to roll forward, the new
     one to roll back); a file someone changed since is left as it is. A journal that names a path relative to
     nothing, a path out of the project through ``..``, a version-control folder, or a temporary file that is
-    there but was not made by the killed run, is refused whole (WriteError), and nothing is changed. Returns the
-    targets written.
+    there but was not made by the killed run, or a project other than ``project``, is refused whole (WriteError),
+    and nothing is changed. Returns the targets written.
     """
-    entries = _read_journal(journal)
+    entries = _read_journal(journal, project)
     try:
         return _recover(journal, entries)
     except OSError as exc:
@@ -458,13 +549,14 @@ def _undo(entry: _JournalEntry) -> list[Path]:
     return [entry.target]
 
 
-def _read_journal(journal: Path) -> list[_JournalEntry] | None:
+def _read_journal(journal: Path, project: JournalProject | None = None) -> list[_JournalEntry] | None:
     """The journal's entries, or None when there is none.
 
     The journal lies in a folder anyone may commit to, so it is trusted no further than buildver writes it: each
     temporary and backup file is a name beside its target under buildver's own name for it, a target is a path
     inside the project without ``..`` or an absolute path outside it, and a target is marked trusted only when it
-    lies inside the folder that holds the journal's folder (the project or engine root), where it is now.
+    lies inside the project where it is now: the folder that holds the journal's folder (the project or engine
+    root), or the project the recovering run writes in, when the journal names that one (version 4's ``root``).
     """
     try:
         data = read_regular_file(journal)
@@ -472,16 +564,19 @@ def _read_journal(journal: Path) -> list[_JournalEntry] | None:
         raise WriteError(f"{journal}: cannot read the recovery journal ({exc.strerror})") from exc
     if data is None:
         return None
-    root = _journal_root(journal)
     try:
         document = json.loads(data)
         if not isinstance(document, dict) or "buildver-journal" not in document:
             raise ValueError("not a buildver journal")
-        if document["buildver-journal"] != JOURNAL_VERSION:
+        version = document["buildver-journal"]
+        if type(version) is not int or version not in (JOURNAL_VERSION, PROJECT_JOURNAL_VERSION):
             raise ValueError(
-                f"version {document['buildver-journal']!r}, not {JOURNAL_VERSION}: written by another buildver"
+                f"version {version!r}, not {JOURNAL_VERSION} or {PROJECT_JOURNAL_VERSION}: written by another buildver"
             )
-        entries = [_journal_entry(entry, root) for entry in document["entries"]]
+        scope = _default_scope(journal)
+        if version == PROJECT_JOURNAL_VERSION:
+            scope = _recorded_scope(journal, document["root"], project)
+        entries = [_journal_entry(entry, scope) for entry in document["entries"]]
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError, OSError, RuntimeError) as exc:
         raise WriteError(
             f"{journal}: unreadable recovery journal ({exc}); remove it after checking the files it names"
@@ -489,12 +584,25 @@ def _read_journal(journal: Path) -> list[_JournalEntry] | None:
     return entries
 
 
-def _journal_entry(entry: dict[str, object], root: Path) -> _JournalEntry:
+def _recorded_scope(journal: Path, recorded: object, project: JournalProject | None) -> _Scope:
+    """The project a version 4 journal names (``root``, relative to its folder), which must be the very project the
+    recovering run writes in: a journal cannot widen where recovery writes."""
+    if not isinstance(recorded, str) or not all(part == ".." for part in Path(recorded).parts):
+        raise ValueError(f"its project {recorded!r} is not a folder above the journal's")
+    scope = _project_scope(journal, project)
+    if scope is None or scope.recorded != recorded:
+        mine = "none" if scope is None else repr(scope.recorded)
+        raise ValueError(f"its project {recorded!r} is not the one this run writes in ({mine}, from the journal)")
+    return scope
+
+
+def _journal_entry(entry: dict[str, object], scope: _Scope) -> _JournalEntry:
     recorded, temp_name, backup_name = entry["target"], entry["temp"], entry.get("backup")
     old, new, inode, backup_inode = entry["old"], entry["new"], entry["inode"], entry.get("backup-inode")
     if not isinstance(recorded, str) or not recorded:
         raise ValueError(f"the target {recorded!r} is not a path")
     relative = Path(recorded)
+    root, landing = scope.root, None
     if relative.is_absolute() or relative.drive or relative.root:
         target, trusted = relative, False
         if relative.is_relative_to(root) or relative.resolve().is_relative_to(root):
@@ -505,11 +613,13 @@ def _journal_entry(entry: dict[str, object], root: Path) -> _JournalEntry:
         if not relative.parts:
             raise ValueError(f"{recorded!r} names the project itself, not a file in it")
         target = root / relative
-        if not target.resolve().is_relative_to(root):
+        landing = scope.landing(relative)
+        if landing is None:
             raise ValueError(f"{recorded} leads out of the project through a symbolic link")
         trusted = True
     resolved = target.resolve()
-    inside = resolved.relative_to(root).parts if resolved.is_relative_to(root) else resolved.parts
+    # Out of the project (through its linked folder), every part of the path counts: ``Config`` -> ``/x/.git/y``.
+    inside = resolved.relative_to(root).parts if landing == root else resolved.parts
     if any(_is_vcs_folder(part) for part in (*target.parts, *inside)):
         raise ValueError(f"{recorded} lies in a version-control folder, where buildver writes nothing")
     if not isinstance(temp_name, str) or not _names_a_file_of(temp_name, target.name, backup=False):
@@ -541,12 +651,13 @@ def _names_a_file_of(name: str, target_name: str, *, backup: bool) -> bool:
 
 
 @contextlib.contextmanager
-def transaction(folder: Path, timeout: float = 30.0) -> Iterator[Path]:
-    """Lock ``folder``, finish what a killed run left there, and yield the journal path for apply_changes."""
+def transaction(folder: Path, timeout: float = 30.0, project: JournalProject | None = None) -> Iterator[Path]:
+    """Lock ``folder``, finish what a killed run left there, and yield the journal path for apply_changes (which
+    takes the same ``project``, the one the run writes in: see :class:`JournalProject`)."""
     with locked(folder, timeout):
         journal = folder / JOURNAL_NAME
         try:
-            recover(journal)
+            recover(journal, project)
             yield journal
         except BaseException as exc:
             # An interrupt (Ctrl-C), not an error: a journal on disk now is the next run's to finish or undo with.

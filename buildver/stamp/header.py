@@ -48,11 +48,13 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_PREFIX",
     "GENERATED_MARKER",
+    "UNREAL_DEFINED_MACROS",
     "UNREAL_MACROS",
     "LineReplacement",
     "MacroNames",
     "c_string_literal",
     "c_wide_string_literal",
+    "clashing_macro",
     "header_for",
     "header_macros",
     "header_source",
@@ -206,6 +208,52 @@ UNREAL_MACROS = MacroNames(
 
 DEFAULT_PREFIX = "PROJECT_"
 """The prefix of a generated header's names outside an engine tree when there is no ``.uproject`` to name it."""
+
+UNREAL_DEFINED_MACROS = frozenset(
+    {
+        # Version.h, 4.0 to 5.8 (Engine/Source/Runtime/Launch/Resources/Version.h; VersionLocked.h beside it).
+        "ENGINE_MAJOR_VERSION",
+        "ENGINE_MINOR_VERSION",
+        "ENGINE_PATCH_VERSION",
+        "ENGINE_IS_LICENSEE_VERSION",
+        "ENGINE_IS_PROMOTED_BUILD",
+        "ENGINE_CURRENT_CL_VERSION",
+        "ENGINE_COMPATIBLE_CL_VERSION",
+        "ENGINE_NET_VERSION",
+        "ENGINE_REPLAY_VERSION",
+        "ENGINE_VERSION_STRING",
+        "BUILT_FROM_CHANGELIST",
+        "BRANCH_NAME",
+        "BUILD_VERSION",
+        "BUILD_VERSION_LOCKED",
+        "NETWORK_VERSION_LOCKED",
+        "VERSION_TEXT",
+        "VERSION_TEXT_2",
+        "VERSION_STRINGIFY",
+        "VERSION_STRINGIFY_2",
+        "EPIC_COMPANY_NAME",
+        "EPIC_COPYRIGHT_STRING",
+        "EPIC_PRODUCT_NAME",
+        "EPIC_PRODUCT_IDENTIFIER",
+        # UBT's definitions: BUILT_FROM_CHANGELIST and BRANCH_NAME on every module's command line (4.20, 4.21), then
+        # the BuildSettings module's (4.22 on).
+        "ENGINE_VERSION_MAJOR",
+        "ENGINE_VERSION_MINOR",
+        "ENGINE_VERSION_HOTFIX",
+        "CURRENT_CHANGELIST",
+        "COMPATIBLE_CHANGELIST",
+        "BUILD_SOURCE_URL",
+        "UE_WITH_DEBUG_INFO",
+    }
+)
+"""Every macro Unreal's Version.h defines in a release from 4.0 to 5.8, and every version definition UBT passes to
+the compiler (``docs/unreal-rules.md`` §2.3): a game's generated header, included after Version.h, defines none."""
+
+
+def clashing_macro(prefix: str) -> str | None:
+    """The first name a header with ``prefix`` would define that Unreal defines too (``ENGINE_`` gives
+    ``ENGINE_MAJOR_VERSION``), or None."""
+    return next((name for name in MacroNames.prefixed(prefix) if name in UNREAL_DEFINED_MACROS), None)
 
 
 def header_source(header_path: str | os.PathLike[str], version_path: str | os.PathLike[str]) -> str:
@@ -519,6 +567,15 @@ def header_macros(chosen: ChosenRules, version_path: Path, config: Config) -> Ma
     if chosen.engine_root is not None or config.header_macros == "unreal":
         return UNREAL_MACROS
     if config.header_prefix is not None:
+        clash = clashing_macro(config.header_prefix)
+        if clash is not None:
+            from buildver.errors import ConfigError
+
+            raise ConfigError(
+                f"{config.source}: header-prefix {config.header_prefix!r} gives {clash}, which Unreal's Version.h or "
+                "UnrealBuildTool defines too (a source file including both would redefine it); set another, such as "
+                f"header-prefix = '{DEFAULT_PREFIX}{config.header_prefix}'"
+            )
         return MacroNames.prefixed(config.header_prefix)
     from buildver.file_names import find_project
 
@@ -527,11 +584,15 @@ def header_macros(chosen: ChosenRules, version_path: Path, config: Config) -> Ma
 
 
 def project_prefix(name: str) -> str:
-    """``RTSOpen`` → ``RTSOPEN_``: the name in capitals, anything but ASCII letters and digits as ``_``."""
+    """``RTSOpen`` → ``RTSOPEN_``: the name in capitals, anything but ASCII letters and digits as ``_``; after
+    ``PROJECT_`` when the name starts with a digit, or when its names would be Unreal's own (``Engine`` would
+    give ``ENGINE_MAJOR_VERSION``, ``Built From`` ``BUILT_FROM_CHANGELIST``: ``PROJECT_ENGINE_``)."""
     word = "".join(char if char.isascii() and char.isalnum() else "_" for char in name.upper()).strip("_")
     if not word:
         return DEFAULT_PREFIX
-    return f"{DEFAULT_PREFIX}{word}_" if word[0].isdigit() else f"{word}_"
+    if word[0].isdigit() or clashing_macro(f"{word}_") is not None:
+        return f"{DEFAULT_PREFIX}{word}_"
+    return f"{word}_"
 
 
 def plan_header(

@@ -109,8 +109,14 @@ def init_project(folder: Path, *, file: Path | None = None, release: tuple[int, 
                 raise WriteError(f"{created}: cannot create the folder ({exc.strerror}); nothing was written") from exc
         # Two files, in two folders maybe: under the version folder's lock and journal, as every planned write, and
         # under the configuration folder's lock, where the leftovers of killed runs are removed.
-        with transaction(target.parent) as journal, _config_folder_locked(settings_folder, target.parent):
-            apply_changes([version_change, config_change], journal=journal)
+        from buildver.stamp.update import journal_project
+
+        project = journal_project(target)
+        with (
+            transaction(target.parent, project=project) as journal,
+            _config_folder_locked(settings_folder, target.parent),
+        ):
+            apply_changes([version_change, config_change], journal=journal, project=project)
     except BaseException:
         for created in reversed(created_folders):  # a failed command leaves no trace
             with contextlib.suppress(OSError):
@@ -257,7 +263,9 @@ def _finish_killed_runs(folder: Path, candidates: list[Path]) -> bool:
         with locked(candidate):
             journal = candidate / JOURNAL_NAME
             found = found or os.path.lexists(journal) or bool(find_leftovers(candidate))
-            recover(journal)  # with or without a journal, it removes the folder's leftovers
+            from buildver.stamp.update import journal_project
+
+            recover(journal, journal_project(journal))  # with or without a journal, it removes the leftovers
     with locked(folder):
         return bool(remove_leftovers(folder, CONFIG_FILES)) or found
 

@@ -20,6 +20,7 @@ from typing import BinaryIO, NamedTuple, Protocol, TypeVar
 
 from buildver.changes import (
     FileChange,
+    JournalProject,
     apply_changes,
     locked,
     open_for_append,
@@ -46,6 +47,7 @@ __all__ = [
     "UpdatePlan",
     "UpdateRequest",
     "github_output",
+    "journal_project",
     "plan_update",
     "update_local",
     "version_file_lock",
@@ -376,7 +378,8 @@ def write_planned(
     A run that only plans (``--dry-run``, ``--check``) takes the lock and changes nothing, not even the completion
     of a killed run's writes. ``before_writing`` runs once the plan stands, before anything is written.
     """
-    with version_file_lock(version_path, write=write) as journal:
+    project = journal_project(version_path) if write else None
+    with version_file_lock(version_path, write=write, project=project) as journal:
         planned = plan(load_build_version(version_path))
         if journal is None:
             return planned, []
@@ -384,18 +387,35 @@ def write_planned(
             before_writing(planned)
         for change in planned.changes:  # a run killed before its journal leaves these beside each target
             remove_leftovers(change.path.parent, change.path.name)
-        return planned, apply_changes(planned.changes, force=force, journal=journal)
+        return planned, apply_changes(planned.changes, force=force, journal=journal, project=project)
 
 
-def version_file_lock(version_path: Path, *, write: bool) -> contextlib.AbstractContextManager[Path | None]:
+def version_file_lock(
+    version_path: Path, *, write: bool, project: JournalProject | None = None
+) -> contextlib.AbstractContextManager[Path | None]:
     """The lock on the version file's folder; when ``write``, also the recovery of killed runs and the journal.
 
     A run that only reads (``--dry-run``, ``header --check``) takes the lock and changes nothing, not even the
     completion of a killed run's writes. A version file whose folder does not exist is reported as missing.
+    A writing run passes the project it writes in (:func:`journal_project`), which its journal covers.
     """
     if not version_path.parent.is_dir():
         load_build_version(version_path)  # raises the version file's own error: missing, or not in a folder
-    return transaction(version_path.parent) if write else locked(version_path.parent)
+    return transaction(version_path.parent, project=project) if write else locked(version_path.parent)
+
+
+def journal_project(version_path: Path) -> JournalProject | None:
+    """The game a write from ``version_path`` stamps, as its journal must cover it: the folder of the ``.uproject``
+    at or above the version file's folder, where update-local finds the ini files (``Config/``, which may be a
+    symbolic link to a folder several games share), whatever folder below it holds Build.version
+    (``Versioning/Build/``, ``Config/``). None outside a game: the journal's project is then the folder holding
+    its folder."""
+    from buildver.file_names import find_project
+
+    project = find_project(Path(os.path.abspath(version_path)).parent)
+    if project is None:
+        return None
+    return JournalProject(project.parent, (project.parent / "Config",))
 
 
 def github_output(record: BuildVersion) -> str:

@@ -141,7 +141,7 @@ BAD_JOURNALS = [
     (b'{"buildver-journal": 3, "entries": 5}', "unreadable recovery journal"),
     (b'{"buildver-journal": 3, "entries": [{}]}', "unreadable recovery journal ('target')"),
     (b'{"buildver-journal": 3, "entries": [{"target": "/x", "temp": 5, "old": null}]}', "unreadable recovery journal"),
-    (b'{"buildver-journal": 2, "entries": []}', "version 2, not 3: written by another buildver"),
+    (b'{"buildver-journal": 2, "entries": []}', "version 2, not 3 or 4: written by another buildver"),
     (b"{", "unreadable recovery journal"),
 ]
 

@@ -264,3 +264,80 @@ def test_a_build_folder_that_is_a_link_still_recovers(tmp_path: Path) -> None:
             apply_changes([FileChange(first, b"old version", b"new"), FileChange(second, None, b"h")], journal=journal)
     assert recover(journal) == [shared / "BuildVersion.h"]  # named where the link leads
     assert (first.read_bytes(), second.read_bytes()) == (b"new", b"h")
+
+
+def game_in_a_repository(folder: Path, shared: Path | None = None) -> Path:
+    """A game whose Build.version is ``Versioning/Build/Build.version`` (its journal's folder two folders down),
+    committed in a git repository at ``folder``; its Config/ a link to ``shared`` when given."""
+    (folder / "Versioning" / "Build").mkdir(parents=True)
+    version = '{"MajorVersion": 1, "MinorVersion": 0, "PatchVersion": 0, "Changelist": 0}'
+    (folder / "Versioning" / "Build" / "Build.version").write_text(version)
+    (folder / "Game.uproject").write_text('{"FileVersion": 3}')
+    if shared is not None:
+        shared.mkdir(parents=True)
+        (shared / "DefaultGame.ini").write_text("[x]\n")
+        (folder / "Config").symlink_to(shared, target_is_directory=True)
+    (folder / ".gitignore").write_text("")
+    git(folder, "init", "--quiet", "--initial-branch", "main")
+    git(folder, "add", "-A")
+    git(folder, "commit", "--quiet", "-m", "base")
+    return folder
+
+
+PLANTED_PROJECTS = [
+    ("../../..", "its project '../../..' is not the one this run writes in ('../..', from the journal)"),
+    ("..", "its project '..' is not the one this run writes in ('../..', from the journal)"),
+    ("/", "its project '/' is not a folder above the journal's"),
+    ("../x", "its project '../x' is not a folder above the journal's"),
+    (None, "its project None is not a folder above the journal's"),
+]
+
+
+@pytest.mark.parametrize(("root", "message"), PLANTED_PROJECTS)
+def test_a_journal_cannot_name_a_project_wider_than_the_runs_own(tmp_path: Path, root: object, message: str) -> None:
+    # Version 4 journals record their project (issue 30, item 1); a planted one aiming above the game, at the
+    # filesystem's root, or anywhere but the game the run itself finds from its .uproject, is refused whole.
+    game = game_in_a_repository(tmp_path / "game")
+    outside = tmp_path / "victim.txt"
+    outside.write_text("keep")
+    journal = game / "Versioning" / "Build" / JOURNAL_NAME
+    entry = {**JOURNAL_ENTRY, "target": "victim.txt", "backup": None, "backup-inode": None}
+    journal.write_text(json.dumps({"buildver-journal": 4, "root": root, "entries": [entry]}))
+    result = run_buildver(game, "update-local", "-f", "Versioning/Build/Build.version", "--cl", "5")
+    assert result.returncode == 3, result.stderr
+    assert result.stderr.count("\n") == 1
+    assert message in result.stderr
+    assert outside.read_text() == "keep"
+    assert journal.exists()
+
+
+def test_a_version_4_journal_outside_any_game_is_refused(tmp_path: Path) -> None:
+    repository = repository_with_version(tmp_path / "tool")
+    journal = repository / "Build" / JOURNAL_NAME
+    entry = {**JOURNAL_ENTRY, "target": "Build/T", "backup": None, "backup-inode": None}
+    journal.write_text(json.dumps({"buildver-journal": 4, "root": "..", "entries": [entry]}))
+    result = run_buildver(repository, "update-local", "--skip-header", "--cl", "5")
+    assert result.returncode == 3, result.stderr
+    assert "its project '..' is not the one this run writes in (none, from the journal)" in result.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need administrator rights on Windows")
+def test_only_the_games_config_link_may_lead_out_of_the_project(tmp_path: Path) -> None:
+    # The game's Config/ may be a link to a shared folder (update-local writes through it, so recovery may); any
+    # other link out of the game, planted beside it, is refused as before.
+    game = game_in_a_repository(tmp_path / "game", shared=tmp_path / "shared" / "Config")
+    (game / "Other").symlink_to(tmp_path / "shared" / "Config", target_is_directory=True)
+    journal = game / "Versioning" / "Build" / JOURNAL_NAME
+    for target, refused in (("Other/DefaultGame.ini", True), ("Config/DefaultGame.ini", False)):
+        temp = f".DefaultGame.ini.0123456789ab{TEMP_SUFFIX}"
+        entry = {**JOURNAL_ENTRY, "target": target, "temp": temp, "backup": None, "backup-inode": None}
+        journal.write_text(json.dumps({"buildver-journal": 4, "root": "../..", "entries": [entry]}))
+        result = run_buildver(game, "update-local", "-f", "Versioning/Build/Build.version", "--skip-header")
+        if refused:
+            assert result.returncode == 3, result.stderr
+            assert "Other/DefaultGame.ini leads out of the project through a symbolic link" in result.stderr
+        else:
+            # Trusted, but not the run's own file (no temporary file with its inode): nothing to finish or undo.
+            assert result.returncode == 0, result.stderr
+            assert not journal.exists()
+        assert (tmp_path / "shared" / "Config" / "DefaultGame.ini").read_text() == "[x]\n"

@@ -12,7 +12,13 @@ import pytest
 
 from buildver.cli.app import main
 from buildver.errors import ConfigError
-from buildver.stamp.header import DEFAULT_PREFIX, project_prefix
+from buildver.stamp.header import (
+    DEFAULT_PREFIX,
+    UNREAL_DEFINED_MACROS,
+    MacroNames,
+    clashing_macro,
+    project_prefix,
+)
 from buildver.versions.config import load_config
 
 DATA = Path(__file__).parents[1] / "data"
@@ -148,3 +154,105 @@ def test_good_naming_settings_load(tmp_path: Path, setting: str) -> None:
     (tmp_path / "buildver.toml").write_text(setting + "\n")
     config = load_config(tmp_path)
     assert (config.header_prefix, config.header_macros) != (None, "prefixed")
+
+
+# Issue 30, item 9: a project whose name, or a header-prefix, is the start of one of Unreal's own macros.
+UBT_DEFINITIONS = [
+    # 4.20 and 4.21 pass these to every module; BuildSettings (4.22 on) passes the rest to its own.
+    "-DBUILT_FROM_CHANGELIST=27405482",
+    '-DBRANCH_NAME="++UE5+Release-5.3"',
+    "-DENGINE_IS_LICENSEE_VERSION=0",
+    "-DENGINE_IS_PROMOTED_BUILD=1",
+    "-DCURRENT_CHANGELIST=27405482",
+    "-DCOMPATIBLE_CHANGELIST=27405482",
+    '-DBUILD_VERSION="++UE5+Release-5.3-CL-27405482"',
+    '-DBUILD_SOURCE_URL=""',
+    "-DENGINE_VERSION_MAJOR=5",
+    "-DENGINE_VERSION_MINOR=3",
+    "-DENGINE_VERSION_HOTFIX=2",
+]
+
+
+def compile_in_c(version_h: Path, header: Path, prefix: str, work: Path, defines: list[str]) -> str:
+    """Compile a C file including ``version_h`` then ``header`` with ``cc -Wall -Werror``; what it prints."""
+    compiler = shutil.which("cc")
+    if compiler is None:
+        pytest.skip("no C compiler on this machine")
+    source = work / "game.c"
+    source.write_text(
+        f'#include "{version_h}"\n#include "{header}"\n#include <stdio.h>\n'
+        "int main(void) {\n"
+        f'  printf("%d.%d.%d %d %s\\n", {prefix}MAJOR_VERSION, {prefix}MINOR_VERSION, {prefix}PATCH_VERSION,'
+        f" {prefix}CHANGELIST, {prefix}BRANCH_NAME);\n"
+        '  printf("%d.%d.%d\\n", ENGINE_MAJOR_VERSION, ENGINE_MINOR_VERSION, ENGINE_PATCH_VERSION);\n'
+        "  return 0;\n}\n"
+    )
+    program = work / "game-c"
+    command = [compiler, "-std=c99", "-Wall", "-Werror", *defines, "-o", str(program), str(source)]
+    built = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert built.returncode == 0, built.stderr
+    return subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "prefix"),
+    [
+        ("Engine", "PROJECT_ENGINE_"),
+        ("engine", "PROJECT_ENGINE_"),
+        ("Built From", "PROJECT_BUILT_FROM_"),
+        ("Built-From", "PROJECT_BUILT_FROM_"),
+        ("Current", "PROJECT_CURRENT_"),
+        ("Compatible", "PROJECT_COMPATIBLE_"),
+    ],
+)
+def test_a_project_named_like_unreal_s_macros_gets_a_prefix_that_clashes_with_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, prefix: str
+) -> None:
+    assert project_prefix(name) == prefix
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / f"{name}.uproject").write_text(UPROJECT)
+    monkeypatch.chdir(folder)
+    for environment in ("GITHUB_ACTIONS", "CI", "uebp_CL", "uebp_BuildRoot_P4"):
+        monkeypatch.delenv(environment, raising=False)
+    assert main(["init", "--version", "1.4.0"]) == 0
+    text = stamp(capsys)
+    assert f"#define {prefix}MAJOR_VERSION 1\n" in text
+    header = folder / "Build" / "BuildVersion.h"
+    version_53 = tmp_path / "Version-5.3.h"
+    template = string.Template((DATA / "engine" / "Version-5.3.h.template").read_text())
+    version_53.write_text(template.substitute(major=5, minor=3, patch=2))
+    shown = compile_in_c(version_53, header, prefix, tmp_path, UBT_DEFINITIONS)
+    assert shown == "1.4.0 123 ++RTSOpen+Main\n5.3.2\n"
+    # 4.18's Version.h defines the changelist, the branch and the flags itself (UBT passes nothing then).
+    shown = compile_in_c(DATA / "header" / "Version-4.18.h", header, prefix, tmp_path, [])
+    assert shown == "1.4.0 123 ++RTSOpen+Main\n4.18.3\n"
+
+
+def test_no_project_name_gives_a_macro_of_unreal_s() -> None:
+    # Every way a name can end in a generated macro's suffix: the part before it, as a project's name.
+    suffixes = MacroNames.prefixed("")
+    for reserved in sorted(UNREAL_DEFINED_MACROS):
+        for suffix in suffixes:
+            if reserved.endswith(suffix) and reserved != suffix:
+                name = reserved.removesuffix(suffix)
+                assert not set(MacroNames.prefixed(project_prefix(name))) & UNREAL_DEFINED_MACROS, name
+                assert clashing_macro(name) in UNREAL_DEFINED_MACROS
+
+
+@pytest.mark.parametrize(
+    ("prefix", "macro"),
+    [("ENGINE_", "ENGINE_MAJOR_VERSION"), ("BUILT_FROM_", "BUILT_FROM_CHANGELIST"), ("CURRENT_", "CURRENT_CHANGELIST")],
+)
+def test_a_configured_prefix_that_redefines_unreal_s_macros_is_one_error(
+    game: Path, capsys: pytest.CaptureFixture[str], prefix: str, macro: str
+) -> None:
+    before = (game / "Build" / "Build.version").read_bytes()
+    with (game / "buildver.toml").open("a") as settings:
+        settings.write(f'header-prefix = "{prefix}"\n')
+    assert main(["update-local", "--cl", "9", "--branch", "++RTSOpen+Main"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"header-prefix {prefix!r} gives {macro}, which Unreal's Version.h or UnrealBuildTool defines" in err
+    assert f"header-prefix = 'PROJECT_{prefix}'" in err
+    assert (game / "Build" / "Build.version").read_bytes() == before
