@@ -72,7 +72,12 @@ def show(
     names = _field_names(fields or [], FIELD_NAMES)
     version_file, game = _what_to_show(file)
     game_fields = {} if game is None else game.fields()
+    folded = {name.lower(): name for name in game_fields}
+    names = [folded.get(name.lower(), name) for name in names]
     for name in names:
+        if name in game_fields and game_fields[name].value is None:
+            assert game is not None
+            raise FieldNotFoundError(f"{game.project}: no {name} here: {game_fields[name].rule}")
         if name in game_fields or (name in FIELD_NAMES and version_file is not None):
             continue
         if game is None:
@@ -166,6 +171,9 @@ def _field_names(asked: list[str], build_version_names: tuple[str, ...]) -> list
             from buildver.projects.game import GAME_FIELD_NAMES
 
             by_folded_name.update({game_name.lower(): game_name for game_name in GAME_FIELD_NAMES})
+            if name.lower().startswith("projectversion") and name[len("projectversion") :].isalnum():
+                names.append(name)  # ProjectVersion<Platform>: matched against the game's platform files
+                continue
             if name.lower() not in by_folded_name:
                 known = ", ".join((*build_version_names, *GAME_FIELD_NAMES))
                 raise typer.BadParameter(f"no field {name!r} (known: {known})", param_hint="'--field'")

@@ -296,6 +296,10 @@ def check_plugin(
 # key (ArmV7, Arm64, X8664): what any release builds is checked. A build machine's changelist
 # (bUseChangeListAsStoreVersion) is not in the config and is not compared.
 _ALL_OFFSETS_RELEASE = (4, 25)
+_BUNDLE = "the app bundle"
+"""With ``bEnableBundle`` UnrealBuildTool gives the bundle StoreVersion without any offset
+(``game_version.android_bundle_version_code``). Its code is compared with HEAD's bundle's, or, when HEAD built APKs,
+with HEAD's highest architecture code: Google Play refuses an upload whose code is not above every earlier one."""
 
 
 def check_game_config(
@@ -369,6 +373,7 @@ class _Code(NamedTuple):
 def _version_codes(document: IniDocument, release: tuple[int, int]) -> list[_Code]:
     from buildver.projects.game_version import (
         ANDROID_SETTINGS,
+        android_bundle_version_code,
         android_rules,
         android_store_version,
         android_version_code,
@@ -387,7 +392,25 @@ def _version_codes(document: IniDocument, release: tuple[int, int]) -> list[_Cod
         codes.append(
             _Code(str(arch), found.value, base.value, line("StoreVersion"), key, None if key is None else line(key))
         )
+    bundle = android_bundle_version_code((document,), engine=release, engine_changelist=None, build_machine=False)
+    if bundle is not None:  # bEnableBundle: Google Play gets one bundle whose code has no architecture's offset
+        codes.append(
+            _Code(_BUNDLE, bundle.value, base.value, line("StoreVersion"), "bEnableBundle", line("bEnableBundle"))
+        )
     return codes
+
+
+def _bundle_of_apks(document: IniDocument, codes: dict[str, _Code]) -> _Code | None:
+    """What a bundle's code is compared with when ``document`` built APKs: its highest architecture's code, with
+    the document's own ``bEnableBundle`` line (not true, or not set)."""
+    from buildver.projects.game_version import ANDROID_SETTINGS
+    from buildver.projects.unreal_ini import IniReader, effective_value
+
+    if not codes:
+        return None
+    highest = max(codes.values(), key=lambda code: code.code)
+    flag = effective_value((document,), ANDROID_SETTINGS, "bEnableBundle", reader=IniReader.UBT)
+    return highest._replace(arch=_BUNDLE, offset_key="bEnableBundle", offset_line=flag)
 
 
 def _at_fault(code: _Code, base_at_fault: bool) -> tuple[str, IniValue | None]:
@@ -445,6 +468,8 @@ def _check_version_codes(
         old_codes = {code.arch: code for code in _version_codes(old, release) if code.base_line is not None}
     except BuildverError:
         return findings
+    if _BUNDLE not in old_codes and (apks := _bundle_of_apks(old, old_codes)) is not None:
+        old_codes[_BUNDLE] = apks
     backwards: dict[str, tuple[IniValue | None, str, list[str]]] = {}
     for code in new_codes:
         before = old_codes.get(code.arch)

@@ -80,6 +80,9 @@ class EngineInstallation:
     root: Path
     source: str
     """The file or registry key that lists it."""
+    spellings: tuple[tuple[str, str], ...] = ()
+    """For an Install.ini key, which Unreal re-spells through ``FGuid::Parse``: each identifier Unreal gives it and
+    the releases and platform that give it. Empty: the identifier is compared as written."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,9 @@ class IdentifierLookup:
     """The files and registry keys that were read, in order."""
     problem: str = ""
     """Why the lists could not be read (an EngineLookupError's message), or empty."""
+    note: str = ""
+    """Where the answer is not every release's or platform's (an Install.ini key matched in one spelling only, or a
+    key Unreal would not match), which; else empty."""
 
     @property
     def root(self) -> Path | None:
@@ -191,10 +197,11 @@ def read_launcher_installed(path: Path) -> list[EngineInstallation]:
     return found
 
 
-def read_install_ini(path: Path) -> list[EngineInstallation]:
+def read_install_ini(path: Path, *, platform: str = sys.platform) -> list[EngineInstallation]:
     """The source builds in Unreal's ``Install.ini`` (Linux and macOS): ``[Installations]``, ``IDENTIFIER=FOLDER``.
 
-    A missing file is an empty list. Unreal 5.8 on Linux also lists launcher-style builds there as ``UE_5.8=...``;
+    A missing file is an empty list. Each key is re-spelt as Unreal's ``EnumerateEngineInstallations`` re-spells it
+    (:func:`install_ini_spellings`). Unreal 5.8 on Linux also lists launcher-style builds there as ``UE_5.8=...``;
     such a key is the engine ``5.8``.
     """
     text = _read_list(path)
@@ -218,8 +225,44 @@ def read_install_ini(path: Path) -> list[EngineInstallation]:
             raise EngineLookupError(f"{path}: line {number}: expected IDENTIFIER=FOLDER, not {line!r}")
         key, value = key.strip(), value.strip().strip('"')
         if key and value:
-            found.append(EngineInstallation(key.removeprefix("UE_"), _normalized(value), f"{path} ({key})"))
+            found.append(
+                EngineInstallation(key, _normalized(value), f"{path} ({key})", install_ini_spellings(key, platform))
+            )
     return found
+
+
+_ZERO_GUID = "00000000-0000-0000-0000-000000000000"
+
+
+def install_ini_spellings(key: str, platform: str) -> tuple[tuple[str, str], ...]:
+    """The identifiers Unreal gives an Install.ini key, each with the releases and platform that give it.
+
+    ``FDesktopPlatform{Linux,Mac}::EnumerateEngineInstallations`` parses the key with ``FGuid::Parse`` and prints it
+    again; a key that is not a GUID leaves the GUID zero. Linux prints it with braces in 4.22 and 5.0 and without
+    from 5.1 (``DigitsWithHyphensInBraces`` / ``DigitsWithHyphens``); macOS with braces (read in 5.0 and 5.1). Read in
+    folgerwang/UnrealEngine@4b06f0b5 (4.22) and elmachotroso/unreal_devtoolbox@1c24a3df (5.0.3) and @9d0f90ca
+    (5.1.1) ``Developer/DesktopPlatform/Private/Linux/DesktopPlatformLinux.cpp`` (5.0.3 lines 207-209, 5.1.1 lines
+    206-208), ``Mac/DesktopPlatformMac.cpp`` (5.0.3 lines 561-563, 5.1.1 lines 560-562), unicorn2022/UE5.8.0@5d9a05c1
+    (5.8, Linux: ``UE_`` keys are launcher-style builds named by the rest).
+    """
+    digits = _guid_digits(key)
+    launcher = key.startswith("UE_")
+    guid = (
+        _ZERO_GUID
+        if digits is None
+        else "-".join((digits[:8], digits[8:12], digits[12:16], digits[16:20], digits[20:]))
+    )
+    zero = " (not a GUID: the zero GUID)" if digits is None else ""
+    if platform == "darwin":
+        found = [("{" + guid + "}", f"Unreal on macOS (read in 5.0 and 5.1){zero}")]
+    else:
+        found = [
+            ("{" + guid + "}", f"Unreal 4.22 to 5.0 on Linux{zero}"),
+            (guid, f"Unreal 5.1 and later on Linux{zero}"),
+        ]
+    if launcher and platform != "darwin":
+        found.insert(0, (key.removeprefix("UE_"), "Unreal 5.8 on Linux (a launcher-style build)"))
+    return tuple(found)
 
 
 def read_registry_builds() -> list[tuple[str, str]]:
@@ -276,7 +319,7 @@ def installed_engines(
     else:
         install_ini = folder / "UnrealEngine" / "Install.ini"
         looked.append(str(install_ini))
-        engines += read_install_ini(install_ini)
+        engines += read_install_ini(install_ini, platform=platform)
     return engines, looked
 
 
@@ -329,11 +372,13 @@ def project_engine(
             AssociationKind.LAUNCHER: f"a launcher build of Unreal {association}",
             AssociationKind.GUID: "a source build registered on a machine",
         }.get(kind, "an engine registered under that name")
+        why = f"; {lookup.note}" if lookup.note else ""
         raise EngineLookupError(
             f"{shown}: EngineAssociation {association!r} ({what}) is not installed here (looked in "
-            f"{', '.join(looked)}); {hint}"
+            f"{', '.join(looked)}{why}); {hint}"
         )
-    return ProjectEngine(project, association, kind, chosen.root, f"{chosen.source}")
+    how = chosen.source if not lookup.note else f"{chosen.source}; {lookup.note}"
+    return ProjectEngine(project, association, kind, chosen.root, how)
 
 
 def read_association(project: Path) -> str:
@@ -370,13 +415,19 @@ def look_up_identifier(
 ) -> IdentifierLookup:
     """FDesktopPlatformBase::GetEngineRootDirFromIdentifier (4.22 to 5.x): the engine this machine registers under
     ``identifier``, compared as :func:`project_engine` compares it; EngineLookupError when a list cannot be read."""
-    kind = association_kind(identifier)
     engines, looked = installed_engines(platform=platform, environ=environ, home=home, registry=registry)
     chosen = None
+    note = ""
+    missed = []
     for engine in engines:  # a later entry of the same name replaces an earlier one, as in Unreal's map
-        if _same_identifier(engine.identifier, identifier, kind):
-            chosen = engine
-    return IdentifierLookup(identifier, chosen, tuple(looked))
+        matched, why = _matches(engine, identifier)
+        if matched:
+            chosen, note = engine, why
+        elif why:
+            missed.append(why)
+    if chosen is None and missed:
+        note = "; ".join(missed)
+    return IdentifierLookup(identifier, chosen, tuple(looked), note=note)
 
 
 def association_kind(association: str) -> AssociationKind:
@@ -399,13 +450,36 @@ def _guid_digits(text: str) -> str | None:
     return inner.upper() if _GUID_DIGITS.fullmatch(inner) else None
 
 
-def _same_identifier(identifier: str, association: str, kind: AssociationKind) -> bool:
-    """Unreal compares identifiers as FString ``==``: without regard to case. For a GUID buildver also accepts
-    another spelling of the same GUID, because Unreal's own spelling of Install.ini keys changed between releases
-    (braces in 4.22 on Linux, none in 5.x) and which release reads the file is what is being looked for."""
-    if identifier.lower() == association.lower():
-        return True
-    return kind is AssociationKind.GUID and _guid_digits(identifier) == _guid_digits(association)
+_ASCII_FOLD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _same_identifier(identifier: str, association: str) -> bool:
+    """FString ``==`` (``GetEngineRootDirFromIdentifier``, 4.22 to 5.x): ASCII letters without regard to case,
+    every other character as it is (``\u212a``, the Kelvin sign, is not ``k``)."""
+    return identifier.translate(_ASCII_FOLD) == association.translate(_ASCII_FOLD)
+
+
+def _matches(engine: EngineInstallation, association: str) -> tuple[bool, str]:
+    """Whether Unreal finds ``engine`` under ``association``, and, where releases or platforms differ (an
+    Install.ini key), which of them would; a launcher entry or a Windows registry name is compared as written."""
+    if not engine.spellings:
+        return _same_identifier(engine.identifier, association), ""
+    matching = [who for spelling, who in engine.spellings if _same_identifier(spelling, association)]
+    others = [
+        f"{who} reads it as {spelling!r}"
+        for spelling, who in engine.spellings
+        if not _same_identifier(spelling, association)
+    ]
+    key = f"Install.ini key {engine.identifier!r}"
+    if not matching:
+        digits = _guid_digits(engine.identifier)
+        near = _same_identifier(engine.identifier, association) or (
+            digits is not None and digits == _guid_digits(association)
+        )
+        return False, (f"{key} is not {association!r} to Unreal: " + ", ".join(others)) if near else ""
+    if not others:
+        return True, ""
+    return True, f"{key} matches {association!r} in {' and '.join(matching)} only; " + ", ".join(others)
 
 
 def _normalized(text: str) -> Path:

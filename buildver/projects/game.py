@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from buildver.projects.game_version import (
     GameVersions,
     Sourced,
     load_game_versions,
+    platform_project_versions,
     project_version,
     read_config_file,
 )
@@ -35,11 +36,13 @@ GAME_FIELD_NAMES = (
     "AndroidVersionCodeArm64",
     "AndroidVersionCodeX86",
     "AndroidVersionCodeX64",
+    "AndroidVersionCodeBundle",
     "AndroidVersionName",
     "IOSVersionInfo",
     "IOSBundleVersion",
 )
-"""Every name ``show`` may give a game's version (which ones a project has depends on its engine's release)."""
+"""Every name ``show`` may give a game's version (which ones a project has depends on its engine's release), besides
+``ProjectVersion<Platform>`` for each platform whose ``Config/<Platform>/<Platform>Game.ini`` sets ProjectVersion."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,24 +59,34 @@ class GameProject:
     versions: GameVersions | None
     """Every platform's versions; None when the engine's release is not known (``note`` says why)."""
     note: str | None = None
+    platform_project_versions: Mapping[str, Sourced[str]] = field(default_factory=dict)
+    """ProjectVersion as the packaged game of each platform reads it, where ``Config/<Platform>/<Platform>Game.ini``
+    sets it (``game_version.platform_project_versions``)."""
 
     def fields(self) -> dict[str, Sourced[Any]]:
-        """Every version under the name ``show`` uses for it (its JSON key and ``--field`` name)."""
+        """Every version under the name ``show`` uses for it (its JSON key and ``--field`` name); a value of None
+        is one Unreal computes but the config does not give, its rule says why."""
         found: dict[str, Sourced[Any]] = {"ProjectVersion": self.project_version}
+        for platform, version in self.platform_project_versions.items():
+            found[f"ProjectVersion{platform}"] = version
         if self.versions is not None:
             for arch, code in self.versions.android_version_codes.items():
                 found[f"AndroidVersionCode{arch.value.capitalize()}"] = code
+            if self.versions.android_bundle_version_code is not None:
+                found["AndroidVersionCodeBundle"] = self.versions.android_bundle_version_code
             found["AndroidVersionName"] = self.versions.android_version_name
             found["IOSVersionInfo"] = self.versions.ios.short_version
-            if self.versions.ios.bundle_version.value is not None:
-                found["IOSBundleVersion"] = self.versions.ios.bundle_version
+            found["IOSBundleVersion"] = self.versions.ios.bundle_version
         return found
 
     def lines(self) -> list[str]:
         """``show``'s text: the heading, then each version with the file and the rule it came from."""
         found = [self.describe()]
         for name, sourced in self.fields().items():
-            found.append(f"  {name:<25}{sourced.value!s:<16}{sourced.source}: {sourced.rule}")
+            if sourced.value is None:
+                found.append(f"  {name:<25}{'(not given)':<16}{sourced.rule}")
+            else:
+                found.append(f"  {name:<25}{sourced.value!s:<16}{sourced.source}: {sourced.rule}")
         return found
 
     def describe(self) -> str:
@@ -98,4 +111,5 @@ def read_game_project(project: Path, engine: PlaceEngine, *, environ: Mapping[st
     if release is not None:
         versions = load_game_versions(project.parent, engine=release, engine_changelist=changelist, environ=environ)
     version = versions.project_version if versions is not None else project_version(game)
-    return GameProject(project, engine, release, changelist, version, versions, note)
+    platforms = platform_project_versions(project.parent, game)
+    return GameProject(project, engine, release, changelist, version, versions, note, platforms)

@@ -46,6 +46,7 @@ were read in 5.0.3 and 5.1.1 (elmachotroso@1c24a3df, @9d0f90ca).
 from __future__ import annotations
 
 import enum
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -78,6 +79,7 @@ __all__ = [
     "GameVersions",
     "IosVersions",
     "Sourced",
+    "android_bundle_version_code",
     "android_rules",
     "android_store_version",
     "android_version_code",
@@ -86,6 +88,8 @@ __all__ = [
     "ios_versions",
     "is_build_machine",
     "load_game_versions",
+    "platform_game_inis",
+    "platform_project_versions",
     "project_version",
     "project_version_key",
     "project_version_numbers",
@@ -254,6 +258,35 @@ def project_version(game: Sequence[IniDocument]) -> Sourced[str]:
     return Sourced(found.value, "ProjectVersion", found.path, found.line)
 
 
+def platform_game_inis(project_dir: Path) -> list[str]:
+    """Every ``Config/<Platform>/<Platform>Game.ini`` of the project, by platform name: the ``ProjectPlatform``
+    layer of the Game hierarchy, which the packaged game of that platform reads after DefaultGame.ini
+    (elmachotroso/unreal_devtoolbox@9d0f90ca (5.1.1) ``Runtime/Core/Public/Misc/ConfigHierarchy.h`` line 33,
+    ``{PROJECT}/Config/{PLATFORM}/{PLATFORM}{TYPE}.ini``; UnrealBuildTool's ``ConfigHierarchy.cs`` line 936)."""
+    config = project_dir / "Config"
+    try:
+        entries = sorted(os.scandir(config), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False) and (config / entry.name / f"{entry.name}Game.ini").is_file():
+            found.append(f"Config/{entry.name}/{entry.name}Game.ini")
+    return found
+
+
+def platform_project_versions(project_dir: Path, game: Sequence[IniDocument]) -> Mapping[str, Sourced[str]]:
+    """ProjectVersion as each platform's packaged game reads it, for the platforms whose
+    ``Config/<Platform>/<Platform>Game.ini`` sets it (``game`` is DefaultGame.ini, already read)."""
+    found: dict[str, Sourced[str]] = {}
+    for relative in platform_game_inis(project_dir):
+        layer = read_config_file(project_dir, relative)
+        version = project_version((*game, *layer))
+        if version.path == relative:
+            found[relative.split("/")[1]] = version
+    return MappingProxyType(found)
+
+
 def project_version_key(numbers: tuple[int, ...]) -> tuple[int, ...]:
     """How two ProjectVersions are ordered: number by number, a missing number as 0 (``1.1`` = ``1.1.0.0``)."""
     return numbers + (0,) * (4 - len(numbers))
@@ -377,6 +410,31 @@ def _store_version(
     return Sourced(changelist, "the engine's changelist (bUseChangeListAsStoreVersion)", flag.path, flag.line)
 
 
+def android_bundle_version_code(
+    engine_files: Sequence[IniDocument],
+    *,
+    engine: tuple[int, int],
+    engine_changelist: int | None,
+    build_machine: bool,
+) -> Sourced[int] | None:
+    """The version code of the app bundle, or None when ``bEnableBundle`` is not true.
+
+    With ``bEnableBundle`` UnrealBuildTool builds one bundle for every architecture and rewrites its manifest's
+    ``android:versionCode`` (and gradle.properties' ``STORE_VERSION``) with ``GetStoreVersion("default")``: the
+    StoreVersion (or the changelist) with no architecture's offset (``UEDeployAndroid.cs``, the combined-bundle path
+    after ``bCombinedBundleOK``: Mu-L/TracerInteractiveUE4Plugins@57055dbd (4.25.1), elmachotroso/unreal_devtoolbox
+    @1c24a3df (5.0.3) line 4656 and @9d0f90ca (5.1.1) line 5204). Only when the per-architecture projects cannot be
+    merged does UnrealBuildTool fall back to one bundle per architecture, each with its own code.
+    """
+    flag = _android(engine_files, "bEnableBundle")
+    if not _csharp_bool(flag):
+        return None
+    assert flag is not None
+    base = _store_version(engine_files, android_rules(engine), engine_changelist, build_machine)
+    rule = f"{base.rule}, no architecture's offset (bEnableBundle, {flag.path}:{flag.line})"
+    return Sourced(base.value, rule, base.path, base.line)
+
+
 def android_version_codes(
     engine_files: Sequence[IniDocument],
     *,
@@ -453,7 +511,11 @@ def ios_versions(
     else:
         short = Sourced(found.value, "VersionInfo", found.path, found.line)
     if not build_machine:
-        bundle: Sourced[str | None] = Sourced(None, "CFBundleVersion: bumped from the previous Info.plist's")
+        bundle: Sourced[str | None] = Sourced(
+            None,
+            "CFBundleVersion: off a build machine UnrealBuildTool bumps the previous Info.plist's number "
+            "(UEDeployIOS.cs UpdateBundleVersion); the config does not give it",
+        )
     elif engine_changelist is None:
         bundle = Sourced(None, "CFBundleVersion: the engine's changelist, not given")
     else:
@@ -471,6 +533,8 @@ class GameVersions:
     project_version: Sourced[str]
     android_version_codes: Mapping[AndroidArch, Sourced[int]] = field(hash=False)
     android_version_name: Sourced[str]
+    android_bundle_version_code: Sourced[int] | None
+    """The app bundle's version code when ``bEnableBundle`` is true (:func:`android_bundle_version_code`)."""
     ios: IosVersions
     android_rules: AndroidRules
     build_machine: bool
@@ -496,6 +560,9 @@ def load_game_versions(
         project_version(game),
         android_version_codes(android, engine=engine, engine_changelist=engine_changelist, build_machine=build_machine),
         android_version_name(android, engine_changelist=engine_changelist, build_machine=build_machine),
+        android_bundle_version_code(
+            android, engine=engine, engine_changelist=engine_changelist, build_machine=build_machine
+        ),
         ios_versions(ios, engine_changelist=engine_changelist, build_machine=build_machine),
         android_rules(engine),
         build_machine,

@@ -16,19 +16,20 @@ from buildver.changes import FileChange, read_existing
 from buildver.errors import ConfigError
 from buildver.file_names import find_project
 from buildver.projects.game_version import (
+    ANDROID_ENGINE_INI,
     ANDROID_SETTINGS,
     DEFAULT_ENGINE_INI,
     DEFAULT_GAME_INI,
-    GOOGLE_PLAY_MAX_VERSION_CODE,
     PROJECT_SETTINGS,
     Sourced,
+    platform_game_inis,
     project_version,
     project_version_order,
     set_project_version,
     set_store_version,
     store_version,
 )
-from buildver.projects.unreal_ini import IniDocument, IniError, IniReader, parse_ini
+from buildver.projects.unreal_ini import IniDocument, IniError, IniReader, effective_value, parse_ini
 
 if TYPE_CHECKING:
     from buildver.versions.build_version import BuildVersion
@@ -68,34 +69,96 @@ def plan_game_files(version_path: Path, record: BuildVersion, config: Config) ->
     planned = []
     for setting, template, relative, section, key in wanted:
         assert template is not None
-        path = project.parent / relative
-        old = read_existing(path)
         text = template.format_map(values)
-        shown = str(path)
+        if key == "StoreVersion" and not (text.isascii() and text.isdigit()):
+            raise ConfigError(f"{config.source}: {setting} {template!r} gives {text!r}, not a whole number")
+        planned += _plan_layers(
+            project.parent, _chains(project.parent, relative), section, key, text, setting, template
+        )
+    return planned
+
+
+def _chains(project_dir: Path, relative: str) -> list[tuple[str, ...]]:
+    """The files each reader layers for one value, in order: StoreVersion is read by UnrealBuildTool from
+    DefaultEngine.ini then ``Config/Android/AndroidEngine.ini``; ProjectVersion by the engine from DefaultGame.ini,
+    and by the packaged game of each platform from DefaultGame.ini then ``Config/<Platform>/<Platform>Game.ini``."""
+    if relative == DEFAULT_ENGINE_INI:
+        return [(DEFAULT_ENGINE_INI, ANDROID_ENGINE_INI)]
+    return [(DEFAULT_GAME_INI,), *((DEFAULT_GAME_INI, layer) for layer in platform_game_inis(project_dir))]
+
+
+def _plan_layers(
+    project_dir: Path,
+    chains: list[tuple[str, ...]],
+    section: str,
+    key: str,
+    text: str,
+    setting: str,
+    template: str,
+) -> list[GameFileChange]:
+    """Stamp ``key`` in the layer that decides it in every chain (the last file that sets it; the first file when
+    none does), never backwards in any chain, and refuse when a chain would still read another value."""
+    reader = IniReader.UBT if key == "StoreVersion" else IniReader.ENGINE
+    relatives = list(dict.fromkeys(relative for chain in chains for relative in chain))
+    old = {relative: read_existing(project_dir / relative) for relative in relatives}
+    parsed = {
+        relative: parse_ini(data, str(project_dir / relative)) for relative, data in old.items() if data is not None
+    }
+    targets: list[str] = []
+    current: list[tuple[str, str]] = []
+    for chain in chains:
+        documents = [parsed[relative] for relative in chain if relative in parsed]
+        found = effective_value(documents, section, key, reader=reader)
+        target = chain[0] if found is None else _relative_of(found.path, project_dir, chain)
+        current.append((target, _current(key, tuple(documents))))
+        if target not in targets:
+            targets.append(target)
+    new: dict[str, bytes] = {}
+    for target in targets:
+        shown = str(project_dir / target)
+        data = old[target] or b""
         if key == "StoreVersion":
-            if not (text.isascii() and text.isdigit()):
-                raise ConfigError(f"{config.source}: {setting} {template!r} gives {text!r}, not a whole number")
-            new = set_store_version(old or b"", int(text), shown)
-            if int(text) > GOOGLE_PLAY_MAX_VERSION_CODE:  # pragma: no cover - set_store_version refuses it first
-                raise ConfigError(f"{shown}: StoreVersion {text} is above Google Play's limit")
+            new[target] = set_store_version(data, int(text), shown)
         else:
-            new = set_project_version(old or b"", text, shown)
-        documents = () if old is None else (parse_ini(old, shown),)
-        reader = IniReader.UBT if key == "StoreVersion" else IniReader.ENGINE
-        before = documents[0].get(section, key, reader=reader) if documents else None
-        was = _current(key, documents)
+            new[target] = set_project_version(data, text, shown)
+    for target, was in current:
         if _goes_backwards(key, was, text):
             raise ConfigError(
-                f"{shown}: {key} would go backwards, {was} -> {text} ({setting} {template!r}); stores refuse a "
-                "version that does not grow: change the template, or the file's value by hand"
+                f"{project_dir / target}: {key} would go backwards, {was} -> {text} ({setting} {template!r}); stores "
+                "refuse a version that does not grow: change the template, or the file's value by hand"
             )
+    for chain in chains:
+        documents = [
+            parse_ini(new[relative], str(project_dir / relative)) if relative in new else parsed[relative]
+            for relative in chain
+            if relative in new or relative in parsed
+        ]
+        found = effective_value(documents, section, key, reader=reader)
+        if found is None or found.value != text:
+            where = "nothing" if found is None else f"{found.value!r} ({found.path}: line {found.line})"
+            raise ConfigError(
+                f"{project_dir / chain[-1]}: {key} would still read {where} after stamping {text!r} ({setting}): "
+                "the layers' lines do not let one value decide; set it by hand"
+            )
+    planned = []
+    for target in targets:
+        shown = str(project_dir / target)
+        before = parsed[target].get(section, key, reader=reader) if target in parsed else None
         summary = (
             f"{shown}: {key} {before!r} -> {text!r} ({setting})"
             if before is not None
-            else (f"{shown}: {key} {text!r} ({setting})")
+            else f"{shown}: {key} {text!r} ({setting})"
         )
-        planned.append(GameFileChange(FileChange(path, old, new), summary))
+        planned.append(GameFileChange(FileChange(project_dir / target, old[target], new[target]), summary))
     return planned
+
+
+def _relative_of(path: str, project_dir: Path, chain: tuple[str, ...]) -> str:
+    """The chain's file a reader's value came from (values carry the path they were parsed with)."""
+    for relative in chain:
+        if path == str(project_dir / relative):
+            return relative
+    raise AssertionError(path)  # pragma: no cover - every document of the chain was parsed with its path
 
 
 def _current(key: str, documents: tuple[IniDocument, ...]) -> str:

@@ -259,7 +259,12 @@ def test_a_corrupt_install_ini_is_one_error_naming_the_file(tmp_path: Path, text
 def test_install_ini_keeps_only_its_installations_section(tmp_path: Path) -> None:
     path = tmp_path / "Install.ini"
     path.write_bytes(b"\xef\xbb\xbf[Other]\nX=/x\r\n[Installations]\r\nUE_5.8=/opt/UE_5.8\r\n; a comment\r\n")
-    assert [(engine.identifier, engine.root) for engine in read_install_ini(path)] == [("5.8", Path("/opt/UE_5.8"))]
+    (engine,) = read_install_ini(path, platform="linux")
+    assert (engine.identifier, engine.root, engine.spellings[0]) == (
+        "UE_5.8",
+        Path("/opt/UE_5.8"),
+        ("5.8", "Unreal 5.8 on Linux (a launcher-style build)"),
+    )
 
 
 def test_missing_lists_are_empty(tmp_path: Path) -> None:

@@ -44,6 +44,8 @@ def test_show_in_a_game_adds_the_game_s_own_versions_with_their_files_and_rules(
         "  AndroidVersionCodeX64    3               Config/DefaultEngine.ini:106: StoreVersion",
         "  AndroidVersionName       1.0             Config/DefaultEngine.ini:108: VersionDisplayName",
         "  IOSVersionInfo           2.0             Config/DefaultEngine.ini:90: VersionInfo",
+        "  IOSBundleVersion         (not given)     CFBundleVersion: off a build machine UnrealBuildTool bumps the "
+        "previous Info.plist's number (UEDeployIOS.cs UpdateBundleVersion); the config does not give it",
     ]
 
 
