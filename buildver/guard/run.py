@@ -29,7 +29,7 @@ from buildver.guard.checks import (
     unreadable_package,
 )
 from buildver.guard.settings import CHECKS, Finding, GuardReport, GuardSettings, Severity
-from buildver.reading import LFS_POINTER_MAX_SIZE, is_lfs_pointer
+from buildver.reading import LFS_POINTER_MAX_SIZE, lfs_object_id
 from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
@@ -44,16 +44,8 @@ __all__ = ["STAGED_SIZE_LIMITS", "Snapshot", "check", "gather", "run_guard"]
 
 
 def _lfs_object_id(data: bytes) -> str | None:
-    """The sha256 object id of a Git LFS pointer, or None when ``data`` is not one."""
-    if not is_lfs_pointer(data):
-        return None
-    for line in data.decode("utf-8", "replace").splitlines():
-        key, _, value = line.partition(" ")
-        if key == "oid" and value.startswith("sha256:"):
-            oid = value.removeprefix("sha256:")
-            if len(oid) == 64 and all(char in "0123456789abcdef" for char in oid):
-                return oid
-    return None
+    """The sha256 object id of a Git LFS pointer, or None when ``data`` is not one (``reading.lfs_object_id``)."""
+    return lfs_object_id(data)
 
 
 # -- gathering the staged snapshot from git ---------------------------------------------------------------------

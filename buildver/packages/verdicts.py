@@ -32,6 +32,9 @@ class ScanStatus(enum.StrEnum):
     custom versions is newer than this release registers."""
     CORRUPT = "corrupt"
     """Truncated, inconsistent or unreadable."""
+    LFS_POINTER = "lfs-pointer"
+    """A Git LFS pointer where the package should be: the checkout has not fetched it (``git lfs pull``), so nothing
+    was checked. A failure, so that a CI job on such a checkout does not pass having read no package."""
     NOT_A_PACKAGE = "not-a-package"
     """Something else under a package name: a Zen/IoStore or encrypted package, a UE3 package, a text file."""
     TOO_NEW_FORMAT = "too-new-format"
@@ -48,7 +51,7 @@ class ScanStatus(enum.StrEnum):
         return self in _FAILURES
 
 
-_FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT})
+_FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT, ScanStatus.LFS_POINTER})
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +67,9 @@ class ScanResult:
     saved_by: EngineVersion | None = None
     compatible_with: EngineVersion | None = None
     error: str | None = None
-    """Why the status is newer-engine, too-new-format, not-a-package or corrupt; for an ok package saved by a newer
-    release than the engine's, the custom versions that could not be checked (a plugin's); None otherwise."""
+    """Why the status is newer-engine, too-new-format, lfs-pointer, not-a-package or corrupt; for an ok package
+    saved by a newer release than the engine's, the custom versions that could not be checked (a plugin's); None
+    otherwise."""
 
     def __reduce__(self) -> tuple[type[ScanResult], tuple[object, ...]]:
         # The constructor's arguments: about half the cost of the dataclass's field-by-field state when
@@ -180,6 +184,9 @@ def scan_file(path: str, engine: EngineVersion, warn_empty: bool = True, *, list
 
 
 def unreadable(path: str, exc: PackageFormatError) -> ScanResult:
-    """The result of a file the reader refused: not-a-package or corrupt, with the reader's reason."""
-    status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
+    """The result of a file the reader refused: lfs-pointer, not-a-package or corrupt, with the reader's reason."""
+    if exc.lfs_pointer:
+        status = ScanStatus.LFS_POINTER
+    else:
+        status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
     return ScanResult(path, status, error=str(exc))
