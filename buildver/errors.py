@@ -65,15 +65,19 @@ class PackageFormatError(BuildverError):
     """A file that is not a readable Unreal package header; the message names the file, the byte offset and why.
 
     ``not_a_package`` tells a file that is something else (a Zen/IoStore package, an encrypted or UE3 package,
-    a text file) from a package that is truncated, corrupt or unreadable.
+    a text file) from a package that is truncated, corrupt or unreadable. ``lfs_pointer`` (with ``not_a_package``)
+    marks a Git LFS pointer: the package is in LFS, and this checkout has not fetched it.
     """
 
-    def __init__(self, path: str, offset: int, reason: str, *, not_a_package: bool = False) -> None:
+    def __init__(
+        self, path: str, offset: int, reason: str, *, not_a_package: bool = False, lfs_pointer: bool = False
+    ) -> None:
         super().__init__(f"{path}: byte {offset}: {reason}")
         self.path = path
         self.offset = offset
         self.reason = reason
-        self.not_a_package = not_a_package
+        self.not_a_package = not_a_package or lfs_pointer
+        self.lfs_pointer = lfs_pointer
 
 
 class DataVersionError(BuildverError):

@@ -25,6 +25,7 @@ __all__ = [
     "NotRegularFileError",
     "file_kind",
     "is_lfs_pointer",
+    "lfs_object_id",
     "read_regular_file",
     "size_text",
 ]
@@ -128,3 +129,20 @@ LFS_POINTER_MAX_SIZE = 1024
 def is_lfs_pointer(data: bytes) -> bool:
     """Whether ``data`` is a Git LFS pointer: the file is in LFS and ``git lfs pull`` has not fetched it here."""
     return len(data) <= LFS_POINTER_MAX_SIZE and data.startswith(LFS_POINTER_START)
+
+
+def lfs_object_id(data: bytes) -> str | None:
+    """The sha256 object id of a Git LFS pointer, or None when ``data`` is not one that ``git lfs pull`` can fetch.
+
+    Git LFS itself refuses a pointer whose oid is not ``sha256:`` and 64 lowercase hexadecimal digits
+    (git-lfs ``lfs/pointer.go``, ``DecodePointer``): such a file is the text it is.
+    """
+    if not is_lfs_pointer(data):
+        return None
+    for line in data.decode("utf-8", "replace").splitlines():
+        key, _, value = line.partition(" ")
+        if key == "oid" and value.startswith("sha256:"):
+            oid = value.removeprefix("sha256:")
+            if len(oid) == 64 and all(char in "0123456789abcdef" for char in oid):
+                return oid
+    return None

@@ -53,8 +53,16 @@ def scan_command(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Say on stderr which reader reads the headers.")
     ] = False,
+    allow_lfs_pointers: Annotated[
+        bool,
+        typer.Option(
+            "--allow-lfs-pointers",
+            help="Do not fail on Git LFS pointers (packages this checkout has not fetched); they are still listed.",
+        ),
+    ] = False,
 ) -> None:
-    """Check every package against the current engine; exit 1 when any is newer-engine or corrupt."""
+    """Check every package against the current engine; exit 1 when any is newer-engine, corrupt or a Git LFS
+    pointer (unless --allow-lfs-pointers)."""
     from buildver.packages.scanning import reader_description, scan_shared
     from buildver.versions.config import load_config
 
@@ -71,7 +79,10 @@ def scan_command(
     heading = engine.describe() if engine.release_only else str(engine_version)
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, heading, palette(sys.stdout))
     counts = _print_results(scan_shared(paths, engine_version, jobs=jobs), output, progress)
-    if any(status.is_failure for status in counts):
+    failures = [status for status in counts if status.is_failure]
+    if allow_lfs_pointers:
+        failures = [status for status in failures if status != "lfs-pointer"]
+    if failures:
         raise typer.Exit(1)
 
 

@@ -49,7 +49,8 @@ def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = 
 
 
 def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = False) -> None:
-    """Exit 0 when the first version can load data saved by the second (IsCompatibleWith), 1 when not; say why."""
+    """Exit 1 when the first version refuses data saved by the second for its engine version (IsCompatibleWith), else
+    0; say why, and, between different releases, that each package's object and custom versions still decide."""
     from buildver.versions.comparison import check_compatibility
 
     compatibility = check_compatibility(first, second)

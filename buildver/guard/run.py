@@ -22,17 +22,17 @@ from buildver.guard.checks import (
     check_game_config,
     check_header,
     check_manifests,
-    check_package,
     check_package_summary,
     check_plugin,
     check_version,
     unreadable_package,
 )
 from buildver.guard.settings import CHECKS, Finding, GuardReport, GuardSettings, Severity
-from buildver.reading import LFS_POINTER_MAX_SIZE, is_lfs_pointer
+from buildver.reading import LFS_POINTER_MAX_SIZE, lfs_object_id
 from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
+    from buildver.packages.summary import PackageSummary
     from buildver.projects.place import PlaceEngine
     from buildver.stamp.header import MacroNames
     from buildver.vcs import Blob, GitEntry
@@ -44,16 +44,8 @@ __all__ = ["STAGED_SIZE_LIMITS", "Snapshot", "check", "gather", "run_guard"]
 
 
 def _lfs_object_id(data: bytes) -> str | None:
-    """The sha256 object id of a Git LFS pointer, or None when ``data`` is not one."""
-    if not is_lfs_pointer(data):
-        return None
-    for line in data.decode("utf-8", "replace").splitlines():
-        key, _, value = line.partition(" ")
-        if key == "oid" and value.startswith("sha256:"):
-            oid = value.removeprefix("sha256:")
-            if len(oid) == 64 and all(char in "0123456789abcdef" for char in oid):
-                return oid
-    return None
+    """The sha256 object id of a Git LFS pointer, or None when ``data`` is not one (``reading.lfs_object_id``)."""
+    return lfs_object_id(data)
 
 
 # -- gathering the staged snapshot from git ---------------------------------------------------------------------
@@ -629,15 +621,32 @@ def _check_package_blob(
 ) -> list[Finding]:
     """The findings about a staged package read from git: its first bytes, its size and its last 4 bytes."""
     from buildver.errors import PackageFormatError
-    from buildver.packages.reader import parse_package_head
+    from buildver.packages.reader import parse_package_head, parse_package_summary
 
-    if blob.size == len(blob.data):
-        return check_package(path, blob.data, engine, warn_empty=warn_empty, settings=settings)
     try:
-        summary = parse_package_head(blob.data, blob.size, blob.tail, path)
+        if blob.size == len(blob.data):
+            summary = parse_package_summary(blob.data, path)
+        else:
+            summary = parse_package_head(blob.data, blob.size, blob.tail, path)
     except PackageFormatError as exc:
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
-    return check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+    return _package_findings(path, summary, engine, warn_empty, settings)
+
+
+def _package_findings(
+    path: str, summary: PackageSummary, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+) -> list[Finding]:
+    """``check_package_summary``'s findings, and ``package-undecidable`` where ``classify`` says undecidable."""
+    findings = check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+    if engine is None or not summary.custom_versions:
+        return findings
+    from buildver.packages.verdicts import ScanStatus, classify
+
+    # The verdict is classify's (packages/verdicts.py), as for assets scan; only its finding is made here.
+    result = classify(path, summary, engine, warn_empty=False)
+    if result.status is ScanStatus.UNDECIDABLE:
+        findings += settings.finding("package-undecidable", path, f"not decidable for {engine}: {result.error}")
+    return findings
 
 
 def _check_package_file(
@@ -661,7 +670,7 @@ def _check_package_file(
             if oid is not None and root is not None:
                 return _check_lfs_package(root, path, oid, engine, warn_empty, settings)
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
-    return check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+    return _package_findings(path, summary, engine, warn_empty, settings)
 
 
 def _start_of_regular_file(file: Path, count: int) -> bytes:

@@ -47,6 +47,11 @@ CHECKS: tuple[Check, ...] = (
     Check("package-empty-engine-version", Severity.WARNING, "a package saved with an empty engine version"),
     Check("package-unreadable", Severity.ERROR, "a package file that is corrupt or not an Unreal package"),
     Check("package-unknown-format", Severity.WARNING, "a package header newer than this buildver knows"),
+    Check(
+        "package-undecidable",
+        Severity.WARNING,
+        "a package with a custom version the staged engine does not register (a plugin's): the plugin decides",
+    ),
     Check("modules-build-id", Severity.ERROR, "a .modules manifest whose BuildId differs from its folder's or forced"),
     Check("plugin-invalid", Severity.ERROR, "a .uplugin that Unreal cannot read"),
     Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from buildver.versions.custom_versions import StoredCustomVersion
     from buildver.versions.engine_version import EngineVersion
 
-__all__ = ["newer_custom_version", "registered_custom_versions", "unregistered_custom_versions"]
+__all__ = ["custom_version_names", "newer_custom_version", "registered_custom_versions", "unregistered_custom_versions"]
 
 
 def registered_custom_versions(engine: EngineVersion) -> Mapping[str, tuple[str, int]] | None:
@@ -48,6 +48,23 @@ def _registered(major: int, minor: int) -> Mapping[str, tuple[str, int]] | None:
     from buildver.packages.custom_version_tables import CUSTOM_VERSION_TABLES
 
     return CUSTOM_VERSION_TABLES.get((major, minor))
+
+
+@functools.cache
+def custom_version_names() -> Mapping[str, str]:
+    """GUID -> friendly name for every custom version some release in the table registers (the newest release's
+    name where two differ): the name of a custom version that the engine checked against does not register.
+
+    >>> custom_version_names()["CFFC743F-43B0-4480-9391-14DF171D2073"]
+    'Dev-Framework'
+    """
+    from buildver.packages.custom_version_tables import CUSTOM_VERSION_TABLES
+
+    names: dict[str, str] = {}
+    for release in sorted(CUSTOM_VERSION_TABLES):
+        for guid, (name, _) in CUSTOM_VERSION_TABLES[release].items():
+            names[guid] = name
+    return names
 
 
 def newer_custom_version(custom_versions: Sequence[StoredCustomVersion], engine: EngineVersion) -> str | None:

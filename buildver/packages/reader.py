@@ -24,6 +24,7 @@ from buildver.packages.object_versions import (
     KNOWN_MIN_LEGACY_FILE_VERSION,
 )
 from buildver.packages.summary import PACKAGE_FILE_TAG, PKG_FILTER_EDITOR_ONLY, PackageSummary
+from buildver.reading import LFS_POINTER_MAX_SIZE, lfs_object_id
 from buildver.versions.custom_versions import StoredCustomVersion
 from buildver.versions.engine_version import EngineVersion
 
@@ -143,11 +144,12 @@ class _NeedMore(Exception):
 class _Malformed(Exception):
     """Bytes that cannot be a package summary; turned into a PackageFormatError naming the file."""
 
-    def __init__(self, offset: int, reason: str, not_a_package: bool = False) -> None:
+    def __init__(self, offset: int, reason: str, not_a_package: bool = False, lfs_pointer: bool = False) -> None:
         super().__init__(reason)
         self.offset = offset
         self.reason = reason
         self.not_a_package = not_a_package
+        self.lfs_pointer = lfs_pointer
 
 
 def parse_package_head(head: bytes, size: int, tail: bytes, name: str) -> PackageSummary:
@@ -171,7 +173,9 @@ def _parse(data: bytes, size: int, tail: bytes, name: str, fd: int | None) -> Pa
                 raise PackageFormatError(name, len(data), "the file ends inside the summary") from None
             data = longer
         except _Malformed as exc:
-            raise PackageFormatError(name, exc.offset, exc.reason, not_a_package=exc.not_a_package) from None
+            raise PackageFormatError(
+                name, exc.offset, exc.reason, not_a_package=exc.not_a_package, lfs_pointer=exc.lfs_pointer
+            ) from None
         except (struct.error, ValueError, IndexError, OverflowError) as exc:  # pragma: no cover - a safety net
             raise PackageFormatError(name, 0, f"unexpected bytes in the summary ({exc})") from None
 
@@ -361,6 +365,12 @@ def _not_a_package(data: bytes, size: int) -> _Malformed:
     if first in (0, 1) and 0 < zen_header_size <= size:
         return _Malformed(
             0, "no package tag: an IoStore (Zen) package, which only a cooked game loads", not_a_package=True
+        )
+    if size <= LFS_POINTER_MAX_SIZE and lfs_object_id(data[:size]) is not None:
+        # A pointer as Git LFS reads one (at most 1024 bytes, its version line first, a sha256 oid): the package is
+        # in LFS and this checkout has not fetched it (cloned without git lfs pull, or GIT_LFS_SKIP_SMUDGE=1).
+        return _Malformed(
+            0, "a Git LFS pointer, not the package: run git lfs pull to fetch it", not_a_package=True, lfs_pointer=True
         )
     if first == _ACE7_TAG:
         return _Malformed(0, "no package tag: an encrypted package (Ace Combat 7)", not_a_package=True)

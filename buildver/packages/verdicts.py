@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from buildver._records import trusted_builder
 from buildver.errors import PackageFormatError
-from buildver.packages.engine_custom_versions import unregistered_custom_versions
+from buildver.packages.engine_custom_versions import custom_version_names, unregistered_custom_versions
 from buildver.packages.reader import read_package_summary
 from buildver.packages.summary import PackageSummary
 
@@ -32,10 +32,17 @@ class ScanStatus(enum.StrEnum):
     custom versions is newer than this release registers."""
     CORRUPT = "corrupt"
     """Truncated, inconsistent or unreadable."""
+    LFS_POINTER = "lfs-pointer"
+    """A Git LFS pointer where the package should be: the checkout has not fetched it (``git lfs pull``), so nothing
+    was checked. A failure, so that a CI job on such a checkout does not pass having read no package."""
     NOT_A_PACKAGE = "not-a-package"
     """Something else under a package name: a Zen/IoStore or encrypted package, a UE3 package, a text file."""
     TOO_NEW_FORMAT = "too-new-format"
     """A header layout newer than this tool knows (and not provably newer than this engine)."""
+    UNDECIDABLE = "undecidable"
+    """It carries a custom version the engine's release does not register itself (a plugin's): Unreal warns ("saved
+    with a custom integration that is not present") and the load then depends on whether that plugin is there, at
+    that custom version or later, which the package does not say. Not a failure."""
     EMPTY_ENGINE_VERSION = "empty-engine-version"
     """Saved by an editor without a changelist: Unreal warns "has been saved with empty engine version"."""
     UNVERSIONED = "unversioned"
@@ -48,7 +55,7 @@ class ScanStatus(enum.StrEnum):
         return self in _FAILURES
 
 
-_FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT})
+_FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT, ScanStatus.LFS_POINTER})
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +71,8 @@ class ScanResult:
     saved_by: EngineVersion | None = None
     compatible_with: EngineVersion | None = None
     error: str | None = None
-    """Why the status is newer-engine, too-new-format, not-a-package or corrupt; for an ok package saved by a newer
-    release than the engine's, the custom versions that could not be checked (a plugin's); None otherwise."""
+    """Why the status is newer-engine, too-new-format, undecidable (the custom versions, by GUID, name where known
+    and number), lfs-pointer, not-a-package or corrupt; None otherwise."""
 
     def __reduce__(self) -> tuple[type[ScanResult], tuple[object, ...]]:
         # The constructor's arguments: about half the cost of the dataclass's field-by-field state when
@@ -116,10 +123,13 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
        current"; :mod:`buildver.packages.engine_custom_versions`);
     2. too-new-format: a header newer than this tool knows;
     3. unversioned: a cooked package (Unreal does not warn about the empty engine versions cooking writes);
-    4. empty-engine-version: SavedByEngineVersion has no changelist while ``engine`` has one and ``warn_empty``
+    4. undecidable: a custom version that ``engine``'s release does not register itself (a plugin's, or one of
+       another release): Unreal only warns, and then loads the package or not depending on the plugin, which the
+       package does not name; the reason gives each such custom version's GUID, its name where a release's table
+       knows it, and its number. Only where the release's table is known (not for a licensee build);
+    5. empty-engine-version: SavedByEngineVersion has no changelist while ``engine`` has one and ``warn_empty``
        (``ZeroEngineVersionWarning``) is on;
-    5. ok. A custom version the release does not register (a plugin's) cannot be checked: when the package was
-       saved by a newer release (which only the Changelist-0 rule lets through), the reason names them.
+    6. ok.
     """
     status, error = ScanStatus.OK, None
     compatible_with = summary.compatible_with_engine_version
@@ -133,11 +143,10 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
         status, error = ScanStatus.TOO_NEW_FORMAT, summary.newer_format
     elif summary.is_cooked or summary.is_unversioned:
         status = ScanStatus.UNVERSIONED
+    elif (undecided := _undecided(summary, engine)) is not None:
+        status, error = ScanStatus.UNDECIDABLE, undecided
     elif warn_empty and saved_by is not None and not saved_by.has_changelist and engine.has_changelist:
         status = ScanStatus.EMPTY_ENGINE_VERSION
-    elif saved_by is not None and saved_by > engine and summary.custom_versions:
-        # `>` (GetNewest) first: a cheap test that most packages fail, and a newer release always passes.
-        error = _undecided(summary, saved_by, engine)
     known = summary.has_file_versions
     return _new_result(
         path,
@@ -152,18 +161,25 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
     )
 
 
-def _undecided(summary: PackageSummary, saved_by: EngineVersion, engine: EngineVersion) -> str | None:
-    """For an ok package saved by a newer release: the custom versions that this release does not register."""
-    if (saved_by.major, saved_by.minor) <= (engine.major, engine.minor):
+def _undecided(summary: PackageSummary, engine: EngineVersion) -> str | None:
+    """Why the package is undecidable for ``engine``: the custom versions its release does not register; or None."""
+    if not summary.custom_versions:
         return None
     unchecked = unregistered_custom_versions(summary.custom_versions, engine)
     if not unchecked:
         return None
-    keys = ", ".join(stored.guid for stored in unchecked)
+    release = f"{engine.major}.{engine.minor}"
+    names = custom_version_names()
+    listed = ", ".join(
+        f"{stored.guid} {stored.version}"
+        if stored.guid not in names
+        else f"{names[stored.guid]!r} ({stored.guid}) {stored.version}"
+        for stored in unchecked
+    )
     return (
-        f"saved by {saved_by}, a newer release than {engine.major}.{engine.minor}: undecidable for "
-        f"{len(unchecked)} custom version(s) {engine.major}.{engine.minor} does not register itself (a plugin's?): "
-        f"{keys}"
+        f"{len(unchecked)} custom version{'s' if len(unchecked) != 1 else ''} that {release} does not register "
+        "itself (a plugin's?): Unreal warns if nothing registers them, and refuses the package if a plugin "
+        f"registers an older version: {listed}"
     )
 
 
@@ -180,6 +196,9 @@ def scan_file(path: str, engine: EngineVersion, warn_empty: bool = True, *, list
 
 
 def unreadable(path: str, exc: PackageFormatError) -> ScanResult:
-    """The result of a file the reader refused: not-a-package or corrupt, with the reader's reason."""
-    status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
+    """The result of a file the reader refused: lfs-pointer, not-a-package or corrupt, with the reader's reason."""
+    if exc.lfs_pointer:
+        status = ScanStatus.LFS_POINTER
+    else:
+        status = ScanStatus.NOT_A_PACKAGE if exc.not_a_package else ScanStatus.CORRUPT
     return ScanResult(path, status, error=str(exc))

@@ -75,7 +75,11 @@ class Comparison(NamedTuple):
 
 
 class Compatibility(NamedTuple):
-    """IsCompatibleWith's answer: can an engine at ``first`` load data saved by ``second``; the rule that decided."""
+    """IsCompatibleWith's answer for an engine at ``first`` and data saved by ``second``, and the rule that decided.
+
+    A refusal means the engine cannot load the data; a pass means only that this rule passed: between different
+    releases, a package's object and custom versions still decide (``docs/compare-rules.md``).
+    """
 
     first: EngineVersion
     second: EngineVersion
@@ -86,11 +90,29 @@ class Compatibility(NamedTuple):
     def sentence(self) -> str:
         """``compatible``'s line."""
         first, second = _label(self.first), _label(self.second)
-        if self.compatible:
-            verdict = f"compatible: {first} can load data saved by {second}"
-        else:
-            verdict = f"not compatible: {first} cannot load data saved by {second}"
-        return f"{verdict} ({self.rule}: {self.reason})"
+        if not self.compatible:
+            return f"not compatible: {first} cannot load data saved by {second} ({self.rule}: {self.reason})"
+        # IsCompatibleWith is one of the linker's checks, not the last: a package also records the object and custom
+        # versions it was saved with, and another release may refuse those (5.0.3-0 passes this rule for 5.6.1's
+        # data, then refuses its LegacyFileVersion -9). So a pass says only that this rule passed.
+        line = f"compatible: {first} passes the engine-version check on data saved by {second}"
+        line += f" ({self.rule}: {self.reason})"
+        if self.releases_differ:
+            line += (
+                f"; {_release(self.first)} and {_release(self.second)} are different releases: each package's object "
+                f"and custom versions still decide whether {first} loads it"
+            )
+        return line
+
+    @property
+    def releases_differ(self) -> bool:
+        """Whether the two sides are different releases (major.minor.patch), whose packages' object and custom
+        versions may differ: then IsCompatibleWith's pass does not settle whether a package loads."""
+        return (self.first.major, self.first.minor, self.first.patch) != (
+            self.second.major,
+            self.second.minor,
+            self.second.patch,
+        )
 
     def to_json(self) -> dict[str, object]:
         """``compatible --json``: the versions as ``compare --json`` gives them, the answer and the rule."""
@@ -99,6 +121,7 @@ class Compatibility(NamedTuple):
             "compatible": self.compatible,
             "rule": self.rule,
             "reason": self.reason,
+            "releases_differ": self.releases_differ,
         }
 
 
@@ -133,6 +156,10 @@ def _label(version: EngineVersion) -> str:
     """The version in ToString form, marked when it is a licensee's: ToString leaves the flag out, so that
     ``4.27.2-100`` and ``4.27.2-2147483748`` would otherwise read the same."""
     return f"{version} (licensee)" if version.licensee else str(version)
+
+
+def _release(version: EngineVersion) -> str:
+    return f"{version.major}.{version.minor}.{version.patch}"
 
 
 def _identity(version: EngineVersion) -> tuple[int, int, int, int, bool]:

@@ -192,8 +192,8 @@ COMPATIBLE_LINES = [
     (
         "4.27.2-100",
         "4.27.2-2147483748",
-        "compatible: 4.27.2-100 can load data saved by 4.27.2-100 (licensee) (different-vendors: the second is a "
-        "licensee's build, the other Epic's: their changelists are never compared)",
+        "compatible: 4.27.2-100 passes the engine-version check on data saved by 4.27.2-100 (licensee) "
+        "(different-vendors: the second is a licensee's build, the other Epic's: their changelists are never compared)",
     ),
     (
         "4.27.2-2147483748",
@@ -204,8 +204,8 @@ COMPATIBLE_LINES = [
     (
         "5.3.0",
         "5.3.0",
-        "compatible: 5.3.0-0 can load data saved by 5.3.0-0 (changelist-0: neither has a changelist: compatible both "
-        "ways)",
+        "compatible: 5.3.0-0 passes the engine-version check on data saved by 5.3.0-0 (changelist-0: neither has a "
+        "changelist: compatible both ways)",
     ),
 ]
 
@@ -230,8 +230,31 @@ def test_compatible_names_the_rule_that_decided_in_text_and_json(
     assert (document["compatible"], document["rule"]) == (compatible, rule)
     licensee = (EngineVersion.parse(first).licensee, EngineVersion.parse(second).licensee)
     assert (document["first_licensee"], document["second_licensee"]) == licensee
-    assert shown.endswith(f"({rule}: {document['reason']})\n")
+    assert f"({rule}: {document['reason']})" in shown
+    assert document["releases_differ"] is (first.split("-")[0] != second.split("-")[0])
     assert EngineVersion.parse(first).is_compatible_with(EngineVersion.parse(second)) is compatible
+
+
+def test_compatible_between_releases_says_only_that_the_engine_version_rule_passed() -> None:
+    """Issue 31 item 4: 5.0.3 refuses 5.6.1's packages (LegacyFileVersion -9), though the Changelist-0 rule passes."""
+    result = buildver("compatible", "5.0.3-0", "5.6.1-44394996")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout == (
+        "compatible: 5.0.3-0 passes the engine-version check on data saved by 5.6.1-44394996 (changelist-0: 5.0.3-0 "
+        "has no changelist: compatible both ways); 5.0.3 and 5.6.1 are different releases: each package's object and "
+        "custom versions still decide whether 5.0.3-0 loads it\n"
+    )
+    assert "can load" not in result.stdout
+    assert json.loads(buildver("compatible", "--json", "5.0.3-0", "5.6.1-44394996").stdout)["releases_differ"] is True
+
+
+def test_compatible_within_one_release_names_no_other_check() -> None:
+    result = buildver("compatible", "5.3.2-200", "5.3.2-100")
+    assert result.stdout == (
+        "compatible: 5.3.2-200 passes the engine-version check on data saved by 5.3.2-100 (newer-changelist: "
+        "5.3.2-200 is newer by changelist)\n"
+    )
+    assert json.loads(buildver("compatible", "--json", "5.3.2-200", "5.3.2-100").stdout)["releases_differ"] is False
 
 
 def test_compatible_json_exits_1_when_not_compatible_with_the_document_on_stdout() -> None:

@@ -181,6 +181,13 @@ def odd_packages(root: Path) -> None:
     copy(malformed / "package" / "truncated-24.bin", root / "Content" / "Broken.umap")
 
 
+def lfs_pointers(root: Path) -> None:
+    """A clone of a game whose packages are in Git LFS, made without git lfs pull: a pointer where the package is."""
+    oid = "4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393"
+    pointer = f"version https://git-lfs.github.com/spec/v1\noid sha256:{oid}\nsize 41234\n"
+    write(root, {"Content/Door.uasset": pointer, "Content/Rock.uasset": pointer})
+
+
 def project(root: Path) -> None:
     """An Epic 5.3.2 engine at UE/ beside a game with a 5.3 project, a plugin for 5.2.0 and one for 5.3.0."""
 
@@ -223,6 +230,7 @@ TREES: dict[str, Callable[[Path], None]] = {
     "guard": guard,
     "packages": packages,
     "odd-packages": odd_packages,
+    "lfs-pointers": lfs_pointers,
     "project": project,
     "data": data,
 }

@@ -10,7 +10,7 @@ import helpers
 import pytest
 import typer
 from helpers import GitRepository, git
-from package_builder import ERAS, FILTER_EDITOR_ONLY
+from package_builder import ERAS, FILTER_EDITOR_ONLY, CustomVersionEntry
 from typer.testing import CliRunner
 
 from buildver.cli.guard import guard
@@ -434,6 +434,44 @@ def test_guard_compares_a_staged_manifest_with_the_committed_ones_beside_it(
         "Binaries/Win64/UnrealEditor-Game.modules: error[modules-build-id]: "
         "BuildId 'c' differs from the folder's other manifests "
         "(UnrealEditor.modules has 'a')"
+    )
+
+
+STUDIO_PLUGIN = "0B5E5A1D-5C0F-4D6E-9A31-7E2D1C4B8F60"
+"""A studio plugin's custom version, which no engine release registers."""
+WITH_A_PLUGINS_CUSTOM_VERSION = ERAS["-8"].with_(
+    saved_by=(5, 3, 2, 900, "++Game+Main"),
+    compatible_with=(5, 3, 0, 900, "++Game+Main"),
+    file_version_ue5=1009,
+    custom_versions=(CustomVersionEntry(STUDIO_PLUGIN, 7),),
+)
+
+
+@pytest.mark.parametrize("severity", ["warning", "off"])
+def test_guard_warns_of_a_package_whose_custom_version_the_engine_does_not_register(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, severity: str
+) -> None:
+    """Issue 31 item 3: the verdict is classify's (undecidable), the finding package-undecidable, a warning."""
+    if severity == "off":
+        commit(
+            repo,
+            {
+                "pyproject.toml": b"[tool.buildver]\nskip-header = true\n"
+                b'[tool.buildver.guard]\npackage-undecidable = "off"\n'
+            },
+        )
+    else:
+        commit(repo, {"pyproject.toml": b"[tool.buildver]\nskip-header = true\n"})
+    stage(repo, {"Content/A.uasset": WITH_A_PLUGINS_CUSTOM_VERSION.build()})
+    code, lines = run_command(repo, monkeypatch)
+    assert code == 0
+    if severity == "off":
+        assert not any("package-undecidable" in line for line in lines)
+        return
+    assert lines[0] == (
+        "Content/A.uasset: warning[package-undecidable]: not decidable for 5.3.2-1000+++Game+Main: 1 custom version "
+        "that 5.3 does not register itself (a plugin's?): Unreal warns if nothing registers them, and refuses the "
+        f"package if a plugin registers an older version: {STUDIO_PLUGIN} 7"
     )
 
 

@@ -37,6 +37,11 @@ COOKED = ERAS["-8"].with_(
     package_flags=FILTER_EDITOR_ONLY | 0x2000,
     end_tag=False,
 )
+LFS_POINTER = (
+    b"version https://git-lfs.github.com/spec/v1\n"
+    b"oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n"
+)
+"""A package in Git LFS, as a checkout without git lfs pull (or with GIT_LFS_SKIP_SMUDGE=1) leaves it."""
 PACKAGES: dict[str, tuple[bytes, ScanStatus]] = {
     "Ok.uasset": (ERAS["-8"].build(), ScanStatus.OK),
     "Old.uasset": (ERAS["-5"].build(), ScanStatus.OK),
@@ -52,6 +57,7 @@ PACKAGES: dict[str, tuple[bytes, ScanStatus]] = {
     "Future.uasset": (ERAS["-9"].with_(legacy_file_version=-10).build(), ScanStatus.NEWER_ENGINE),
     "Truncated.uasset": (ERAS["-8"].build()[:300], ScanStatus.CORRUPT),
     "Notes.uasset": (b"not a package, just notes\n", ScanStatus.NOT_A_PACKAGE),
+    "InLfs.uasset": (LFS_POINTER, ScanStatus.LFS_POINTER),
 }
 
 
@@ -127,8 +133,35 @@ class TestClassify:
         result = scan_file(write_package(tmp_path, ERAS["-8"]), ENGINE_55)
         assert pickle.loads(pickle.dumps(result)) == result
 
-    def test_only_newer_engine_and_corrupt_are_failures(self) -> None:
-        assert {status for status in ScanStatus if status.is_failure} == {ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT}
+    def test_only_newer_engine_corrupt_and_lfs_pointers_are_failures(self) -> None:
+        assert {status for status in ScanStatus if status.is_failure} == {
+            ScanStatus.NEWER_ENGINE,
+            ScanStatus.CORRUPT,
+            ScanStatus.LFS_POINTER,
+        }
+
+    def test_a_git_lfs_pointer_is_named_not_taken_for_a_text_file(self, tmp_path: Path) -> None:
+        """Issue 31 item 5: a checkout of LFS pointers must not pass as "not-a-package"."""
+        path = tmp_path / "Door.uasset"
+        path.write_bytes(LFS_POINTER)
+        result = scan_file(str(path), ENGINE_55)
+        assert (result.status, result.error) == (
+            ScanStatus.LFS_POINTER,
+            f"{path}: byte 0: a Git LFS pointer, not the package: run git lfs pull to fetch it",
+        )
+
+    @pytest.mark.parametrize(
+        "data",
+        [
+            LFS_POINTER + b"x" * (1025 - len(LFS_POINTER)),  # above Git LFS's 1024 bytes: not a pointer
+            b"version https://git-lfs.github.com/spec/v2\noid sha256:" + b"0" * 64 + b"\n",  # another first line
+            b"version https://git-lfs.github.com/spec/v1\noid sha256:zz\nsize 1\n",  # an oid Git LFS refuses
+        ],
+    )
+    def test_only_what_git_lfs_takes_for_a_pointer_is_one(self, tmp_path: Path, data: bytes) -> None:
+        path = tmp_path / "Door.uasset"
+        path.write_bytes(data)
+        assert scan_file(str(path), ENGINE_55).status is ScanStatus.NOT_A_PACKAGE
 
 
 class TestScan:
@@ -450,7 +483,8 @@ class TestCommand:
         assert lines[0] == f"against {ENGINE_55}"
         assert lines[1].split() == ["STATUS", "L", "UE4", "UE5", "LIC", "SAVED", "BY", "PATH"]
         assert lines[-1] == (
-            "8 files: 2 newer-engine, 1 corrupt, 1 not-a-package, 1 empty-engine-version, 1 unversioned, 2 ok"
+            "9 files: 2 newer-engine, 1 corrupt, 1 lfs-pointer, 1 not-a-package, 1 empty-engine-version, "
+            "1 unversioned, 2 ok"
         )
         assert any(line.startswith("    ") and "Truncated.uasset: byte " in line for line in lines)
 
@@ -491,6 +525,34 @@ class TestCommand:
         )
         assert result.exit_code == 0, result.output
         assert [entry["status"] for entry in json.loads(result.stdout)] == ["unversioned", "ok"]
+
+    @pytest.mark.parametrize("pure", ["0", "1"])
+    def test_a_checkout_of_lfs_pointers_fails_unless_allowed(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pure: str
+    ) -> None:
+        """A game cloned without git lfs pull: every package is a pointer, and the scan must not go green."""
+        monkeypatch.setattr(buildver.packages.scanning, "_CORE", [])
+        monkeypatch.setenv("BUILDVER_PURE_PYTHON", pure)
+        for name in ("A.uasset", "B.umap", "Sub/C.uasset"):
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_bytes(LFS_POINTER)
+        arguments = ["assets", "scan", str(tmp_path), "--against", str(ENGINE_55)]
+        result = CliRunner().invoke(cli_app(), arguments)
+        assert result.exit_code == 1, result.output
+        assert result.stdout.splitlines()[-1] == "3 files: 3 lfs-pointer"
+        assert "a Git LFS pointer, not the package: run git lfs pull" in result.stdout
+        allowed = CliRunner().invoke(cli_app(), [*arguments, "--allow-lfs-pointers", "--json"])
+        assert allowed.exit_code == 0, allowed.output
+        assert [entry["status"] for entry in json.loads(allowed.stdout)] == ["lfs-pointer"] * 3
+
+    def test_allowing_lfs_pointers_still_fails_on_other_failures(self, tmp_path: Path) -> None:
+        (tmp_path / "A.uasset").write_bytes(LFS_POINTER)
+        (tmp_path / "B.uasset").write_bytes(ERAS["-8"].build()[:300])
+        result = CliRunner().invoke(
+            cli_app(), ["assets", "scan", str(tmp_path), "--against", str(ENGINE_55), "--allow-lfs-pointers"]
+        )
+        assert result.exit_code == 1
+        assert result.stdout.splitlines()[-1] == "2 files: 1 corrupt, 1 lfs-pointer"
 
     def test_empty_folder(self, tmp_path: Path) -> None:
         result = CliRunner().invoke(cli_app(), ["assets", "scan", str(tmp_path), "--against", "5.5.0", "--json"])

@@ -36,6 +36,8 @@ UE5_MAIN = "697DD581-E64F-41AB-AA4A-51ECBEB7B628"
 EDITOR = "E4B068ED-F494-42E9-A231-DA0B2E46BB41"
 NIAGARA_PLUGIN = "FCF57AFA-5076-4283-B9A9-E658FFA02D32"
 """NiagaraVer: registered by the engine module Runtime/Niagara in 4.16, by the Niagara plugin from 4.18 on."""
+STUDIO_PLUGIN = "0B5E5A1D-5C0F-4D6E-9A31-7E2D1C4B8F60"
+"""A studio plugin's custom version: in no release's table."""
 
 
 def V(text: str) -> EngineVersion:
@@ -148,7 +150,7 @@ CASES = [
         "a GUID the release does not register (a plugin's)",
         with_custom_versions(SAVED_BY_55, (NIAGARA_PLUGIN, 999)),
         "5.5.4-40574608+++UE5+Release-5.5",
-        ScanStatus.OK,
+        ScanStatus.UNDECIDABLE,
         (),
     ),
     (
@@ -250,31 +252,62 @@ class TestNewerCustomVersions:
 
 
 class TestUndecidable:
-    """A custom version the engine does not register is not refused; the reason says so only when it matters."""
-
-    def test_a_newer_releases_save_names_what_could_not_be_checked(self) -> None:
-        package = with_custom_versions(SAVED_BY_55.with_(file_version_ue5=1009), (CORE, 4), (NIAGARA_PLUGIN, 40))
-        result = classify("A.uasset", parse_package_summary(package.build()), V("5.3.2"))
-        assert result.status is ScanStatus.OK
-        assert result.error is not None
-        assert "undecidable" in result.error
-        assert NIAGARA_PLUGIN in result.error
-        assert "5.5.4" in result.error
+    """A custom version the engine does not register is not refused: the package is undecidable, naming it."""
 
     @pytest.mark.parametrize(
         ("saved_by", "engine"),
         [
+            ((5, 5, 4, 40574608, "++UE5+Release-5.5"), "5.3.2"),  # a newer release, let through by Changelist-0
             ((5, 5, 4, 40574608, "++UE5+Release-5.5"), "5.5.4-40574608+++UE5+Release-5.5"),  # the same release
             ((5, 3, 2, 29314046, "++UE5+Release-5.3"), "5.5.4-40574608+++UE5+Release-5.5"),  # an older one
         ],
     )
-    def test_a_save_of_the_same_or_an_older_release_says_nothing(
+    def test_a_plugins_custom_version_is_undecidable_with_its_guid(
         self, saved_by: tuple[int, int, int, int, str], engine: str
     ) -> None:
-        package = with_custom_versions(SAVED_BY_55.with_(saved_by=saved_by, file_version_ue5=1009), (NIAGARA_PLUGIN, 1))
+        """Issue 31 item 3: it was ok, without a word, unless a newer release saved it."""
+        package = with_custom_versions(
+            SAVED_BY_55.with_(saved_by=saved_by, file_version_ue5=1009), (CORE, 4), (STUDIO_PLUGIN, 40)
+        )
         result = classify("A.uasset", parse_package_summary(package.build()), V(engine))
-        assert result.status is ScanStatus.OK
-        assert result.error is None
+        release = ".".join(engine.split(".")[:2])
+        assert (result.status, result.error) == (
+            ScanStatus.UNDECIDABLE,
+            f"1 custom version that {release} does not register itself (a plugin's?): Unreal warns if nothing "
+            f"registers them, and refuses the package if a plugin registers an older version: {STUDIO_PLUGIN} 40",
+        )
+        assert not result.status.is_failure
+
+    def test_the_name_is_given_where_a_releases_table_knows_it(self) -> None:
+        """A custom version that a later release registers, in a package checked against an earlier one (and
+        NiagaraVer, which 4.16's engine module registered before the plugin did)."""
+        only_55 = sorted(set(CUSTOM_VERSION_TABLES[5, 5]) - set(CUSTOM_VERSION_TABLES[5, 3]))[0]
+        name = CUSTOM_VERSION_TABLES[5, 5][only_55][0]
+        package = with_custom_versions(
+            SAVED_BY_55.with_(
+                saved_by=(5, 3, 2, 29314046, "++UE5+Release-5.3"),
+                compatible_with=(5, 3, 0, 27405482, "++UE5+Release-5.3"),
+                file_version_ue5=1009,
+            ),
+            (only_55, 1),
+        )
+        result = classify("A.uasset", parse_package_summary(package.build()), V("5.3.2-29314046"))
+        assert result.status is ScanStatus.UNDECIDABLE
+        assert str(result.error).endswith(f": {name!r} ({only_55}) 1")
+        niagara = with_custom_versions(SAVED_BY_55.with_(file_version_ue5=1009), (NIAGARA_PLUGIN, 40))
+        result = classify("A.uasset", parse_package_summary(niagara.build()), V("5.5.4-40574608"))
+        assert str(result.error).endswith(f": 'NiagaraVer' ({NIAGARA_PLUGIN}) 40")
+
+    @pytest.mark.parametrize("engine", ["5.2.1", "5.5.4-2147483748"], ids=["no table", "licensee"])
+    def test_nothing_is_undecidable_where_nothing_is_checked(self, engine: str) -> None:
+        package = with_custom_versions(SAVED_BY_55.with_(file_version_ue5=1009), (STUDIO_PLUGIN, 40))
+        result = classify("A.uasset", parse_package_summary(package.build()), V(engine))
+        assert (result.status, result.error) == (ScanStatus.OK, None)
+
+    def test_registered_custom_versions_alone_are_ok(self) -> None:
+        package = with_custom_versions(SAVED_BY_55.with_(file_version_ue5=1009), (CORE, 4))
+        result = classify("A.uasset", parse_package_summary(package.build()), V("5.5.4-40574608"))
+        assert (result.status, result.error) == (ScanStatus.OK, None)
 
     def test_nothing_is_singled_out_for_a_release_without_a_table(self) -> None:
         stored = (StoredCustomVersion(NIAGARA_PLUGIN, 1), StoredCustomVersion(UE5_MAIN, 1))

@@ -140,6 +140,23 @@ class TestBothReadersAgree:
         for engine in ENGINES:
             assert native_results(content, engine) == python_results(content, engine, monkeypatch)
 
+    def test_git_lfs_pointers_are_handed_to_python_and_named(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The core reads no pointer (it has no package tag): the Python reader names it, for both readers alike."""
+        core = the_core()
+        content = tmp_path / "Content"
+        content.mkdir()
+        pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"ab" * 32 + b"\nsize 40\n"
+        (content / "A.uasset").write_bytes(pointer)
+        (content / "B.uasset").write_bytes(ERAS["-8"].build())
+        (content / "C.uasset").write_bytes(pointer)
+        assert core.read_key(str(content / "A.uasset")) == core.CODE_PYTHON
+        results = native_results(content, ENGINES[1])
+        assert [result.status for result in results[::2]] == ["lfs-pointer", "lfs-pointer"]
+        assert results[1].status != "lfs-pointer"
+        assert results == python_results(content, ENGINES[1], monkeypatch)
+
     def test_folders_the_core_leaves_to_python(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         """A name that is not UTF-8 (sorted by Python's rules then), a folder given with a trailing separator."""
         content = tmp_path / "Content"
