@@ -39,8 +39,12 @@ _COMMANDS = {
     "header": "buildver.cli.update:header_command",
     "init": "buildver.cli.init:init",
     "engine": "buildver.cli.engine:engine",
+    "engines": "buildver.cli.engine:engines",
     "guard": "buildver.cli.app:guard_command",
 }
+_ENGINE_ACTIONS = ("register", "switch")
+"""Sub-commands of ``engine`` beside its positional PROJECT: ``engine register``, ``engine switch``."""
+_ENGINE_ACTIONS_APP = "buildver.cli.engine:engine_actions_app"
 _SUB_APPS = {
     "assets": "buildver.cli.assets:assets_app",
     "data": "buildver.cli.data:data_app",
@@ -100,12 +104,21 @@ def build_app(arguments: list[str]) -> typer.Typer:
 
     for name in names:
         module, attribute = (_COMMANDS.get(name) or _SUB_APPS[name]).split(":")
+        if name == "engine" and _engine_action(arguments):
+            module, attribute = _ENGINE_ACTIONS_APP.split(":")
         command = getattr(importlib.import_module(module), attribute)
-        if name in _COMMANDS:
+        if name in _COMMANDS and not isinstance(command, typer.Typer):
             app.command(name)(command)
         else:
             app.add_typer(command, name=name)
     return app
+
+
+def _engine_action(arguments: list[str]) -> bool:
+    """Whether ``arguments`` run ``engine register`` or ``engine switch`` rather than ``engine [PROJECT]``: the word
+    right after ``engine`` names the action (``buildver engine ./switch`` is a project folder named ``switch``)."""
+    words = [argument for argument in arguments if not argument.startswith("-")]
+    return len(words) > 1 and words[0] == "engine" and words[1] in _ENGINE_ACTIONS
 
 
 def _print_version(value: bool) -> None:

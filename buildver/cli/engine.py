@@ -1,15 +1,21 @@
-"""``buildver engine``: which engine a game project uses and where it is installed; thin, printing only.
+"""``buildver engine`` and ``buildver engines``: which engine a game project uses and where it is installed, this
+machine's engines, registering a source build and switching a project's engine; thin, printing only.
 
-Registered by ``buildver.cli.app`` and imported only when this command runs. No ``from __future__ import
+``buildver engine [PROJECT]`` is a command with a positional argument, and ``register`` and ``switch`` are
+sub-commands beside it: ``buildver.cli.app`` registers ``engine_actions_app`` as ``engine`` only when the word
+after ``engine`` is one of them, and the ``engine`` command otherwise (a project folder named ``register`` or
+``switch`` is then given as ``./register``). Registered by ``buildver.cli.app`` and imported only when these
+commands run. No ``from __future__ import
 annotations``: typer reads the real annotation objects (``buildver.cli.app``).
 """
 
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from buildver.cli.common import JsonFlag, echo, print_json
+from buildver.cli.common import JsonFlag, colour_diff, echo, new_app, palette, print_json, print_warning
 
 
 def engine(
@@ -24,18 +30,14 @@ def engine(
     ] = Path("."),
     json_output: JsonFlag = False,
 ) -> None:
-    """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version."""
-    from buildver.errors import EngineLookupError, UsageError
+    """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version.
+
+    Also: buildver engine register FOLDER, buildver engine switch [PROJECT] ASSOCIATION (each takes --help).
+    """
     from buildver.projects.engine import project_engine
-    from buildver.projects.place import PlaceKind, find_place
     from buildver.versions.build_version import load_build_version
 
-    if path.is_file() and not path.name.lower().endswith(".uproject"):
-        raise UsageError(f"{path}: not a .uproject; give a project's .uproject, or a folder in a project")
-    place = find_place(path)
-    if place.kind is not PlaceKind.GAME or place.project is None:
-        raise EngineLookupError(f"{path}: not in a game project ({place.describe()}); give the project's .uproject")
-    found = project_engine(place.project)
+    found = project_engine(_game_project(path))
     version_file = load_build_version(found.version_file) if found.version_file.is_file() else None
     version = None if version_file is None else str(version_file.record.engine_version)
     if json_output:
@@ -48,3 +50,113 @@ def engine(
     echo(f"engine root: {found.root}")
     shown = version if version is not None else "no Engine/Build/Build.version there"
     echo(f"build version: {found.version_file} ({shown})")
+
+
+def engines(json_output: JsonFlag = False) -> None:
+    """This machine's engines, as UnrealVersionSelector lists them: launcher installs, then registered source builds."""
+    from buildver.projects.machine_engines import machine_engines
+
+    listed, looked = machine_engines()
+    if json_output:
+        print_json({"looked_in": looked, "engines": [engine.to_json() for engine in listed]})
+        return
+    for engine in listed:
+        shown = engine.version if engine.version is not None else f"no version: {engine.problem}"
+        echo(f"{engine.installation.identifier} ({engine.kind}): {engine.installation.root} ({shown})")
+        echo(f"    listed in {engine.installation.source}")
+    if not listed:
+        echo(f"no engines (looked in {', '.join(looked)})")
+
+
+engine_actions_app = new_app(
+    "Register a source build on this machine, or switch a project to another engine."
+    " (buildver engine [PROJECT] [--json], without one of these, shows the project's engine.)"
+)
+
+
+DryRunFlag = Annotated[bool, typer.Option("--dry-run", help="Print what would change as a diff; write nothing.")]
+
+
+@engine_actions_app.command("register")
+def register_command(
+    folder: Annotated[
+        Path,
+        typer.Argument(
+            exists=True, file_okay=False, help="The engine's folder (it holds Engine/Binaries, Engine/Build)."
+        ),
+    ],
+    dry_run: DryRunFlag = False,
+    json_output: JsonFlag = False,
+) -> None:
+    """Register a source build as Unreal does here (Install.ini, or the registry on Windows); print its identifier."""
+    from buildver.projects.machine_engines import register_engine
+
+    registration = register_engine(folder, dry_run=dry_run)
+    if dry_run and registration.change is not None:
+        sys.stdout.write(colour_diff(registration.change.diff(), palette(sys.stdout)))
+    if json_output:
+        print_json({**registration.to_json(), "written": not dry_run and not registration.existing})
+        return
+    if registration.existing:
+        echo(f"{registration.identifier}: already registered ({registration.where})")
+        return
+    if registration.note:
+        echo(f"buildver: note: {registration.note}", err=True)
+    if dry_run and registration.registry_value is not None:
+        name, data = registration.registry_value
+        echo(f"would add {registration.where}: {name} = {data}")
+    verb = "would register" if dry_run else "registered"
+    echo(f"{registration.identifier}: {verb} {registration.root} ({registration.where})")
+
+
+@engine_actions_app.command("switch")
+def switch_command(
+    arguments: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="[PROJECT] ASSOCIATION",
+            help="The .uproject (or a folder in the project; default: here), then the association: a release "
+            "(5.3), a GUID or other registered name, a path relative to the project's folder, or '' for the "
+            "engine in a folder above.",
+            show_default=False,
+        ),
+    ],
+    force: Annotated[bool, typer.Option("--force", help="Write an association this machine cannot resolve.")] = False,
+    dry_run: DryRunFlag = False,
+    json_output: JsonFlag = False,
+) -> None:
+    """Rewrite the .uproject's EngineAssociation in place, keeping every other byte."""
+    from buildver.errors import UsageError
+    from buildver.projects.engine_switch import switch_engine
+
+    if len(arguments) not in (1, 2):
+        raise UsageError("engine switch takes [PROJECT] ASSOCIATION: one or two arguments")
+    path, association = (Path("."), arguments[0]) if len(arguments) == 1 else (Path(arguments[0]), arguments[1])
+    switch = switch_engine(_game_project(path), association, force=force, dry_run=dry_run)
+    if switch.problem:
+        print_warning(f"{switch.problem.split('; install it')[0]}; written anyway (--force)")
+    if dry_run:
+        diff = switch.change.diff()
+        sys.stdout.write(colour_diff(diff, palette(sys.stdout)) if diff else "")
+    if json_output:
+        print_json({**switch.to_json(), "written": not dry_run and switch.change.changed})
+    elif not switch.change.changed:
+        echo(f"{switch.project}: EngineAssociation is {association!r} already")
+    elif not dry_run:
+        where = "" if switch.engine is None else f" ({switch.engine.root})"
+        echo(f"{switch.project}: EngineAssociation {switch.previous!r} -> {association!r}{where}")
+
+
+def _game_project(path: Path) -> Path:
+    """The .uproject of the game at ``path`` (a .uproject, or a folder in a game)."""
+    from buildver.errors import EngineLookupError, UsageError
+    from buildver.projects.place import PlaceKind, find_place
+
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or folder")
+    if path.is_file() and not path.name.lower().endswith(".uproject"):
+        raise UsageError(f"{path}: not a .uproject; give a project's .uproject, or a folder in a project")
+    place = find_place(path)
+    if place.kind is not PlaceKind.GAME or place.project is None:
+        raise EngineLookupError(f"{path}: not in a game project ({place.describe()}); give the project's .uproject")
+    return place.project

@@ -41,10 +41,12 @@ __all__ = [
     "installed_engines",
     "is_engine_root",
     "look_up_identifier",
+    "normalized_folder",
     "project_engine",
     "read_association",
     "read_install_ini",
     "read_launcher_installed",
+    "same_folder",
     "settings_folder",
 ]
 
@@ -193,7 +195,7 @@ def read_launcher_installed(path: Path) -> list[EngineInstallation]:
             continue
         name, location = entry.get("AppName"), entry.get("InstallLocation")
         if isinstance(name, str) and isinstance(location, str) and name.startswith("UE_") and location:
-            found.append(EngineInstallation(name.removeprefix("UE_"), _normalized(location), f"{path} ({name})"))
+            found.append(EngineInstallation(name.removeprefix("UE_"), normalized_folder(location), f"{path} ({name})"))
     return found
 
 
@@ -226,7 +228,9 @@ def read_install_ini(path: Path, *, platform: str = sys.platform) -> list[Engine
         key, value = key.strip(), value.strip().strip('"')
         if key and value:
             found.append(
-                EngineInstallation(key, _normalized(value), f"{path} ({key})", install_ini_spellings(key, platform))
+                EngineInstallation(
+                    key, normalized_folder(value), f"{path} ({key})", install_ini_spellings(key, platform)
+                )
             )
     return found
 
@@ -313,8 +317,8 @@ def installed_engines(
         looked.append(f"HKEY_CURRENT_USER\\{REGISTRY_BUILDS_KEY}")
         source = looked[-1]
         for name, data in registry():
-            root = _normalized(data)
-            if is_engine_root(root) and all(not _same(root, known.root) for known in engines):
+            root = normalized_folder(data)
+            if is_engine_root(root) and all(not same_folder(root, known.root) for known in engines):
                 engines.append(EngineInstallation(name, root, f"{source} ({name})"))
     else:
         install_ini = folder / "UnrealEngine" / "Install.ini"
@@ -358,7 +362,7 @@ def project_engine(
             f"(an engine's folder); {hint}"
         )
     if "/" in association or "\\" in association:
-        root = _normalized(str(project_dir / association.replace("\\", "/")))
+        root = normalized_folder(str(project_dir / association.replace("\\", "/")))
         if is_engine_root(root):
             return ProjectEngine(project, association, AssociationKind.PATH, root, "a path, relative to the project")
         raise EngineLookupError(
@@ -482,10 +486,11 @@ def _matches(engine: EngineInstallation, association: str) -> tuple[bool, str]:
     return True, f"{key} matches {association!r} in {' and '.join(matching)} only; " + ", ".join(others)
 
 
-def _normalized(text: str) -> Path:
+def normalized_folder(text: str) -> Path:
     """FPaths::NormalizeDirectoryName and CollapseRelativeDirectories: forward slashes, no trailing one, no ``..``."""
     return Path(os.path.normpath(text.replace("\\", "/"))) if text else Path(text)
 
 
-def _same(first: PurePath, second: PurePath) -> bool:
+def same_folder(first: PurePath, second: PurePath) -> bool:
+    """Whether two normalized folders are one, as this platform compares paths."""
     return os.path.normcase(str(first)) == os.path.normcase(str(second))

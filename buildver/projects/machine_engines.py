@@ -1,0 +1,272 @@
+"""This machine's engines listed as UnrealVersionSelector lists them, and a source build registered as Unreal registers
+one (``UnrealVersionSelector -register``).
+
+Which engines a machine has is :func:`buildver.projects.engine.installed_engines`'s answer; this module only adds
+each engine's Build.version and plans the one write that registers a new folder. ``docs/project-rules.md`` §7 cites
+the rules:
+
+- Windows (``FDesktopPlatformWindows::RegisterEngineInstallation``, 4.22 to 5.8): a new value under
+  ``HKEY_CURRENT_USER\\SOFTWARE\\Epic Games\\Unreal Engine\\Builds``, named by a new GUID in braces
+  (``DigitsWithHyphensInBraces``), its data the engine's folder with forward slashes;
+- Linux and macOS (``FDesktopPlatform{Linux,Mac}::RegisterEngineInstallation``): ``KEY=FOLDER`` in ``Install.ini``'s
+  ``[Installations]``, the key a new GUID: in braces on macOS and on Linux up to 5.0, without them on Linux from 5.1.
+  buildver spells it as the release of the engine being registered does (its Build.version), 5.1's way when that
+  cannot be read.
+
+A folder this machine lists already keeps its identifier (``FDesktopPlatformBase::GetEngineIdentifierFromRootDir``
+looks for the folder among the installed engines before it registers anything).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from buildver.changes import FileChange, apply_changes, locked, read_existing
+from buildver.errors import BuildverError, EngineLookupError, WriteError
+from buildver.projects.engine import (
+    REGISTRY_BUILDS_KEY,
+    EngineInstallation,
+    association_kind,
+    installed_engines,
+    is_engine_root,
+    normalized_folder,
+    read_registry_builds,
+    same_folder,
+    settings_folder,
+)
+
+__all__ = [
+    "ListedEngine",
+    "Registration",
+    "apply_registration",
+    "machine_engines",
+    "plan_registration",
+    "register_engine",
+    "write_registry_build",
+]
+
+RegistryReader = Callable[[], list[tuple[str, str]]]
+RegistryWriter = Callable[[str, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ListedEngine:
+    """One engine this machine lists, with its Build.version's version or why there is none."""
+
+    installation: EngineInstallation
+    version: str | None
+    problem: str
+    """Why there is no version (no folder, no Build.version, an invalid one), or empty."""
+
+    @property
+    def kind(self) -> str:
+        """What the identifier is, by the tests an EngineAssociation is put to (launcher, guid, identifier)."""
+        return str(association_kind(self.installation.identifier))
+
+    def to_json(self) -> dict[str, object]:
+        """The engine as a JSON object."""
+        engine = self.installation
+        return {
+            "identifier": engine.identifier,
+            "kind": self.kind,
+            "engine_root": str(engine.root),
+            "listed_in": engine.source,
+            "spellings": [{"identifier": spelling, "read_by": who} for spelling, who in engine.spellings],
+            "engine_version": self.version,
+            "problem": self.problem or None,
+        }
+
+
+def machine_engines(
+    *,
+    platform: str = sys.platform,
+    environ: Mapping[str, str] = os.environ,
+    home: Path | None = None,
+    registry: RegistryReader = read_registry_builds,
+) -> tuple[list[ListedEngine], list[str]]:
+    """Every engine :func:`installed_engines` finds, in Unreal's order, each with its version; and where it looked."""
+    from buildver.versions.build_version import load_build_version
+
+    engines, looked = installed_engines(platform=platform, environ=environ, home=home, registry=registry)
+    listed = []
+    for engine in engines:
+        version_file = engine.root / "Engine" / "Build" / "Build.version"
+        version, problem = None, ""
+        if not engine.root.is_dir():
+            problem = "the folder does not exist"
+        elif not version_file.is_file():
+            problem = "no Engine/Build/Build.version there"
+        else:
+            try:
+                version = str(load_build_version(version_file).record.engine_version)
+            except BuildverError as exc:
+                problem = str(exc)
+        listed.append(ListedEngine(engine, version, problem))
+    return listed, looked
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """What registering one engine folder does: the identifier, and the write (none when it is listed already)."""
+
+    root: Path
+    identifier: str
+    where: str
+    """The Install.ini file or the registry key that lists (or will list) the engine."""
+    existing: bool
+    """The folder was listed already: nothing is written, and its identifier is the one it has."""
+    change: FileChange | None = None
+    """Install.ini's new content (Linux, macOS), or None."""
+    registry_value: tuple[str, str] | None = None
+    """The registry value to add (Windows): its name and data; or None."""
+    note: str = ""
+    """Which releases spell the identifier this way, when they differ."""
+
+    def to_json(self) -> dict[str, object]:
+        """The registration as a JSON object."""
+        return {
+            "engine_root": str(self.root),
+            "identifier": self.identifier,
+            "registered_in": self.where,
+            "already_registered": self.existing,
+            "note": self.note or None,
+        }
+
+
+def plan_registration(
+    folder: Path,
+    *,
+    platform: str = sys.platform,
+    environ: Mapping[str, str] = os.environ,
+    home: Path | None = None,
+    registry: RegistryReader = read_registry_builds,
+    new_guid: Callable[[], uuid.UUID] = uuid.uuid4,
+) -> Registration:
+    """What ``UnrealVersionSelector -register`` would do for ``folder``; EngineLookupError when it is no engine's
+    folder or the lists cannot be read. Nothing is written."""
+    root = normalized_folder(os.path.abspath(folder))
+    if not is_engine_root(root):
+        raise EngineLookupError(f"{folder}: not an engine's folder (it holds no Engine/Binaries and Engine/Build)")
+    engines, _ = installed_engines(platform=platform, environ=environ, home=home, registry=registry)
+    for engine in engines:  # GetEngineIdentifierFromRootDir: the first entry of the map with that folder
+        if same_folder(engine.root, root):
+            return Registration(root, engine.identifier, engine.source, existing=True)
+    digits = str(new_guid()).upper()
+    if platform == "win32":
+        name = "{" + digits + "}"
+        data = str(root).replace("\\", "/")  # FPaths::NormalizeDirectoryName
+        where = f"HKEY_CURRENT_USER\\{REGISTRY_BUILDS_KEY}"
+        return Registration(root, name, where, existing=False, registry_value=(name, data))
+    install_ini = settings_folder(platform, environ, home if home is not None else Path.home())
+    install_ini = install_ini / "UnrealEngine" / "Install.ini"
+    braces, note = _install_ini_braces(root, platform)
+    identifier = "{" + digits + "}" if braces else digits
+    try:
+        old = read_existing(install_ini)
+    except OSError as exc:
+        raise EngineLookupError(f"{install_ini}: cannot read the file ({exc.strerror or exc})") from None
+    new = _with_installation(old or b"", identifier, str(root), install_ini)
+    return Registration(root, identifier, str(install_ini), False, FileChange(install_ini, old, new), note=note)
+
+
+def apply_registration(registration: Registration, *, registry_writer: RegistryWriter | None = None) -> None:
+    """Write what :func:`plan_registration` planned: Install.ini all or nothing under its folder's lock, or the
+    registry value through ``registry_writer`` (by default :func:`write_registry_build`). WriteError on failure."""
+    if registration.registry_value is not None:
+        name, data = registration.registry_value
+        try:
+            (registry_writer or write_registry_build)(name, data)
+        except OSError as exc:
+            raise WriteError(f"{registration.where}: cannot add {name!r} ({exc.strerror or exc})") from None
+    if registration.change is not None:
+        folder = registration.change.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise WriteError(f"{folder}: cannot create the folder ({exc.strerror or exc})") from None
+        with locked(folder):
+            apply_changes([registration.change])
+
+
+def register_engine(
+    folder: Path,
+    *,
+    dry_run: bool = False,
+    platform: str = sys.platform,
+    environ: Mapping[str, str] = os.environ,
+    home: Path | None = None,
+    registry: RegistryReader = read_registry_builds,
+    registry_writer: RegistryWriter | None = None,
+    new_guid: Callable[[], uuid.UUID] = uuid.uuid4,
+) -> Registration:
+    """:func:`plan_registration`, then (unless ``dry_run``) :func:`apply_registration`."""
+    registration = plan_registration(
+        folder, platform=platform, environ=environ, home=home, registry=registry, new_guid=new_guid
+    )
+    if not dry_run:
+        apply_registration(registration, registry_writer=registry_writer)
+    return registration
+
+
+def write_registry_build(name: str, data: str) -> None:
+    """Add ``name`` = ``data`` (REG_SZ) under ``HKEY_CURRENT_USER\\SOFTWARE\\Epic Games\\Unreal Engine\\Builds``.
+
+    The one function that writes the registry; elsewhere (and in the tests on Linux) a stand-in takes its place.
+    """
+    if sys.platform != "win32":
+        raise OSError(f"there is no Windows registry on {sys.platform}")
+    import winreg
+
+    with winreg.CreateKeyEx(winreg.HKEY_CURRENT_USER, REGISTRY_BUILDS_KEY, 0, winreg.KEY_SET_VALUE) as key:
+        winreg.SetValueEx(key, name, 0, winreg.REG_SZ, data)
+
+
+def _install_ini_braces(root: Path, platform: str) -> tuple[bool, str]:
+    """Whether the release of the engine at ``root`` writes its Install.ini key in braces, and a note saying why."""
+    if platform == "darwin":
+        return True, ""
+    from buildver.versions.build_version import load_build_version
+
+    try:
+        version = load_build_version(root / "Engine" / "Build" / "Build.version").record.engine_version
+    except (BuildverError, OSError):
+        return False, "the engine's Build.version cannot be read: spelt as Unreal 5.1 and later on Linux write it"
+    if (version.major, version.minor) <= (5, 0):
+        return True, f"spelt as Unreal {version.major}.{version.minor} on Linux writes it (4.22 to 5.0: in braces)"
+    return False, ""
+
+
+def _with_installation(data: bytes, key: str, folder: str, path: Path) -> bytes:
+    """Install.ini with ``KEY=FOLDER`` after the last line of its ``[Installations]`` section (added at the end of
+    the file when there is none), as FConfigFile writes a key it adds; every other byte kept."""
+    if any(char in folder for char in "\r\n\0"):
+        raise EngineLookupError(f"{folder!r}: a folder with a line break cannot be written to {path}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise EngineLookupError(f"{path}: byte {exc.start}: the file is not UTF-8 ({exc.reason})") from None
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += newline
+    entry = f"{key}={folder}{newline}"
+    section = None
+    insert_at = None
+    for index, line in enumerate(lines):
+        stripped = line.strip().lstrip("\ufeff")
+        header = stripped.startswith("[") and stripped.endswith("]")
+        if header:
+            section = stripped[1:-1].strip()
+        if section == "Installations" and (header or (stripped and not stripped.startswith((";", "#")))):
+            insert_at = index + 1
+    if insert_at is None:
+        blank = newline if lines and lines[-1].strip() else ""
+        lines.append(f"{blank}[Installations]{newline}{entry}")
+    else:
+        lines.insert(insert_at, entry)
+    return "".join(lines).encode("utf-8")
