@@ -142,6 +142,9 @@ def with_association(data: bytes, association: str, shown: str) -> bytes:
     ]
     if not edits and layout.members:
         last = layout.members[-1]
+        if len(layout.members) == 1:  # no separator to copy: the space before the first key, else one space
+            gap = text[layout.object_start : last.key_start]
+            layout = layout._replace(member_separator="," + (gap or " "))
         edits.append(
             (last.value_end, last.value_end, f"{layout.member_separator}{encode_string(_KEY)}{layout.separator}{value}")
         )
