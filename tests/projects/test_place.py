@@ -5,6 +5,7 @@ registered, in the same depot or absent, a project in a subfolder, a plugin's ow
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ ENGINE_53 = BuildVersion(5, 3, 2, 29314046, 27405482, is_promoted_build=True, br
 GAME_OWN = BuildVersion(1, 4, 0)
 
 
-def write(root: Path, files: dict[str, object]) -> None:
+def write(root: Path, files: Mapping[str, object]) -> None:
     for relative, content in files.items():
         path = root / relative
         if content is None:
