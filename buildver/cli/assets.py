@@ -20,9 +20,10 @@ from buildver.text import printable
 from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
     from buildver.packages.verdicts import ScanResult, ScanStatus
+    from buildver.projects.place import PlaceEngine
 
 assets_app = new_app("Unreal package files: which ones this engine can load.")
 
@@ -69,8 +70,8 @@ def scan_command(
     # The engine of the place the first path is in: in a game, the project's engine, never the game's own version.
     # The settings are read even with --against: a bad configuration is refused whatever the command needs.
     engine = judging_engine(paths[0], file, against, config=load_config())
-    assert engine.version is not None  # judging_engine raises when none is known
-    engine_version = engine.version
+    engine_version = engine.package_judge
+    assert engine_version is not None  # judging_engine raises when none is known
     paths = _distinct(paths)
     if verbose:
         sys.stderr.write(f"buildver: reading package headers with {reader_description()}\n")
@@ -78,12 +79,31 @@ def scan_command(
     progress = _Progress(sys.stderr) if interactive else None
     heading = engine.describe() if engine.release_only else str(engine_version)
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, heading, palette(sys.stdout))
-    counts = _print_results(scan_shared(paths, engine_version, jobs=jobs), output, progress)
+    results = scan_shared(paths, engine_version, jobs=jobs)
+    counts = _print_results(_in_words(results, engine) if engine.release_only else results, output, progress)
     failures = [status for status in counts if status.is_failure]
     if allow_lfs_pointers:
         failures = [status for status in failures if status != "lfs-pointer"]
     if failures:
         raise typer.Exit(1)
+
+
+def _in_words(results: Iterable[tuple[str, ScanResult]], engine: PlaceEngine) -> Iterator[tuple[str, ScanResult]]:
+    """The results with an engine known only by its release named as people say it (``PlaceEngine.in_words``); a
+    result shared by many packages is rewritten once, so that the outputs still share it."""
+    import dataclasses
+
+    rewritten: dict[int, tuple[ScanResult, ScanResult]] = {}
+    for path, result in results:
+        if result.error is None:
+            yield path, result
+            continue
+        known = rewritten.get(id(result))
+        if known is None or known[0] is not result:
+            if len(rewritten) >= _SHARED_TEXTS_LIMIT:
+                rewritten.clear()
+            known = rewritten[id(result)] = (result, dataclasses.replace(result, error=engine.in_words(result.error)))
+        yield path, known[1]
 
 
 def _distinct(paths: list[Path]) -> list[Path]:

@@ -34,10 +34,25 @@ def engine(
 
     Also: buildver engine register FOLDER, buildver engine switch [PROJECT] ASSOCIATION (each takes --help).
     """
+    from buildver.errors import BuildverError, EngineLookupError
     from buildver.projects.engine import project_engine
     from buildver.versions.build_version import load_build_version
 
-    found = project_engine(_game_project(path))
+    project = _game_project(path)
+    try:
+        found = project_engine(project)
+    except EngineLookupError as exc:  # not installed here: say what the other commands judge by instead
+        from buildver.projects.place import engine_here
+
+        try:
+            fallback = engine_here(project)
+        except BuildverError:
+            raise exc from None
+        if fallback.version is None:
+            raise
+        raise EngineLookupError(
+            f"{exc}; project check, assets scan and the guard judge by {fallback.describe()}"
+        ) from None
     version_file = load_build_version(found.version_file) if found.version_file.is_file() else None
     version = None if version_file is None else str(version_file.record.engine_version)
     if json_output:

@@ -105,8 +105,9 @@ def show(
             shown["Engine"] = game.engine.to_json()
             shown["GameVersionSources"] = {name: f"{item.source}: {item.rule}" for name, item in game_fields.items()}
         print_json(shown)
-    elif chosen is OutputFormat.ENV:
-        sys.stdout.write(environment_lines(_source(version_file, game), shown))
+    elif chosen is OutputFormat.ENV:  # a value that is not there (IOSBundleVersion off a build machine) has no line
+        present = {name: value for name, value in shown.items() if value is not None}
+        sys.stdout.write(environment_lines(_source(version_file, game), present))
     elif names:
         sys.stdout.write(value_lines(_source(version_file, game), [(name, shown[name]) for name in names]))
     else:
@@ -125,7 +126,7 @@ def _what_to_show(file: Path | None) -> "tuple[VersionFile | None, GameProject |
     Build.version names the engine too. An engine that cannot be read is shown as missing, with the reason: the
     game's own versions are still worth showing.
     """
-    from buildver.errors import BuildverError
+    from buildver.errors import BuildverError, ConfigError
     from buildver.projects.place import PlaceEngine, PlaceKind, find_place, place_engine
     from buildver.versions.build_version import load_build_version
     from buildver.versions.current import load_version_file
@@ -144,6 +145,8 @@ def _what_to_show(file: Path | None) -> "tuple[VersionFile | None, GameProject |
     names_engine = version_file is not None and engine_root(Path(version_file.path)) is not None
     try:
         engine = place_engine(place, file=version_file.path if names_engine and version_file else None)
+    except ConfigError:
+        raise  # a bad setting is an error in every command
     except BuildverError as exc:
         engine = PlaceEngine(None, "", missing=str(exc))
     return version_file, read_game_project(place.project, engine)

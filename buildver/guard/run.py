@@ -431,19 +431,29 @@ def check(snapshot: Snapshot) -> list[Finding]:
             findings += check_plugin(path, data, _record(engine), settings)
     root = snapshot.root
     for path in snapshot.working_tree_packages:
-        version = snapshot.engine_of[path].version
-        findings += _check_package_file(path, root / path, version, snapshot.warn_empty[path], settings, root)
+        engine = snapshot.engine_of[path]
+        found = _check_package_file(path, root / path, engine.package_judge, snapshot.warn_empty[path], settings, root)
+        findings += _in_words(found, engine)
     for path, blob in snapshot.package_blobs:
-        version = snapshot.engine_of[path].version
+        engine = snapshot.engine_of[path]
+        version = engine.package_judge
         if blob is None:
             findings += settings.finding("package-unreadable", path, "not in the index (stage it with git add)")
             continue
         oid = _lfs_object_id(blob.data) if blob.size <= LFS_POINTER_MAX_SIZE else None
         if oid is None:
-            findings += _check_package_blob(path, blob, version, snapshot.warn_empty[path], settings)
+            found = _check_package_blob(path, blob, version, snapshot.warn_empty[path], settings)
         else:
-            findings += _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings)
+            found = _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings)
+        findings += _in_words(found, engine)
     return findings
+
+
+def _in_words(findings: list[Finding], engine: PlaceEngine) -> list[Finding]:
+    """The findings with an engine known only by its release named as people say it (PlaceEngine.in_words)."""
+    if not engine.release_only:
+        return findings
+    return [Finding(item.path, item.severity, engine.in_words(item.message), item.check) for item in findings]
 
 
 def _check_project_engine(snapshot: Snapshot, path: str, staged: bytes, head: bytes) -> list[Finding]:

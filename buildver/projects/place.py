@@ -86,6 +86,11 @@ _NOT_SEARCHED_BELOW = frozenset(
 """Folders that never hold the project itself (lower case); hidden folders (``.git``) are skipped too."""
 
 
+_LAST_PATCH = 65535
+_LAST_CHANGELIST = 2**31 - 1
+"""FEngineVersion's largest patch and changelist (the changelist's bit 31 is the licensee flag)."""
+
+
 class PlaceKind(enum.StrEnum):
     """What kind of place a command stands in."""
 
@@ -150,6 +155,27 @@ class PlaceEngine(NamedTuple):
     def release(self) -> tuple[int, int] | None:
         """The engine's ``(major, minor)``: whose object, custom and packaging rules apply."""
         return None if self.version is None else (self.version.major, self.version.minor)
+
+    @property
+    def package_judge(self) -> EngineVersion | None:
+        """The version packages are judged by. With only the release known (``5.2``): the newest build that release
+        can be, its last hotfix with a changelist, so that a package compatible only with a newer release is refused
+        as every build of the release refuses it (CompatibleWithEngineVersion 5.3.0-27405482 against any 5.2 build),
+        while one saved by any of its hotfixes passes; a package saved without a changelist passes, as Unreal's
+        Changelist-0 rule lets it."""
+        if self.version is None or not self.release_only:
+            return self.version
+        from buildver.versions.engine_version import EngineVersion
+
+        return EngineVersion(self.version.major, self.version.minor, _LAST_PATCH, _LAST_CHANGELIST)
+
+    def in_words(self, text: str) -> str:
+        """``text`` with :attr:`package_judge` written as people say it (``any build of 5.2``) when only the release
+        is known: the version judged by is not one anybody ships."""
+        judge = self.package_judge
+        if judge is None or not self.release_only:
+            return text
+        return text.replace(str(judge), f"any build of {judge.major}.{judge.minor}")
 
     @property
     def build(self) -> VersionFile | EngineVersion:

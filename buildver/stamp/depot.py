@@ -157,7 +157,26 @@ def resolve_branch(
     repository: Repository,
     repository_name: str | None,
 ) -> Sourced[str]:
-    """``--branch`` as given; else the escaped depot path; else ``uebp_BuildRoot_Escaped``; else git."""
+    """``--branch`` as given; else the escaped depot path; else ``uebp_BuildRoot_Escaped``; else git. A branch holding
+    a control character (a line break from a folder's or a branch's name) is refused: it would be written into
+    Build.version and the header, and every line that shows it after."""
+    found = _resolve_branch(flag, depot_path, environment, repository, repository_name)
+    bad = next((char for char in found.value if ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0), None)
+    if bad is not None:
+        raise SourceError(
+            f"the branch {found.value!r} ({found.source}) holds the control character {bad!r}, which Build.version "
+            "and the header cannot carry on one line; pass --branch TEXT, or set repository-name"
+        )
+    return found
+
+
+def _resolve_branch(
+    flag: str | None,
+    depot_path: str | None,
+    environment: Mapping[str, str],
+    repository: Repository,
+    repository_name: str | None,
+) -> Sourced[str]:
     if flag:
         return Sourced(flag, "--branch")
     if depot_path:

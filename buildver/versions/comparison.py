@@ -106,13 +106,10 @@ class Compatibility(NamedTuple):
 
     @property
     def releases_differ(self) -> bool:
-        """Whether the two sides are different releases (major.minor.patch), whose packages' object and custom
-        versions may differ: then IsCompatibleWith's pass does not settle whether a package loads."""
-        return (self.first.major, self.first.minor, self.first.patch) != (
-            self.second.major,
-            self.second.minor,
-            self.second.patch,
-        )
+        """Whether the two sides are different releases (major.minor: every hotfix of a release writes the same
+        object and custom versions), whose packages' versions may differ: then IsCompatibleWith's pass does not
+        settle whether a package loads."""
+        return (self.first.major, self.first.minor) != (self.second.major, self.second.minor)
 
     def to_json(self) -> dict[str, object]:
         """``compatible --json``: the versions as ``compare --json`` gives them, the answer and the rule."""
@@ -159,7 +156,7 @@ def _label(version: EngineVersion) -> str:
 
 
 def _release(version: EngineVersion) -> str:
-    return f"{version.major}.{version.minor}.{version.patch}"
+    return f"{version.major}.{version.minor}"
 
 
 def _identity(version: EngineVersion) -> tuple[int, int, int, int, bool]:

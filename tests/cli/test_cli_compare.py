@@ -231,7 +231,10 @@ def test_compatible_names_the_rule_that_decided_in_text_and_json(
     licensee = (EngineVersion.parse(first).licensee, EngineVersion.parse(second).licensee)
     assert (document["first_licensee"], document["second_licensee"]) == licensee
     assert f"({rule}: {document['reason']})" in shown
-    assert document["releases_differ"] is (first.split("-")[0] != second.split("-")[0])
+    releases = [EngineVersion.parse(side) for side in (first, second)]
+    assert document["releases_differ"] is (
+        (releases[0].major, releases[0].minor) != (releases[1].major, releases[1].minor)
+    )
     assert EngineVersion.parse(first).is_compatible_with(EngineVersion.parse(second)) is compatible
 
 
@@ -241,7 +244,7 @@ def test_compatible_between_releases_says_only_that_the_engine_version_rule_pass
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == (
         "compatible: 5.0.3-0 passes the engine-version check on data saved by 5.6.1-44394996 (changelist-0: 5.0.3-0 "
-        "has no changelist: compatible both ways); 5.0.3 and 5.6.1 are different releases: each package's object and "
+        "has no changelist: compatible both ways); 5.0 and 5.6 are different releases: each package's object and "
         "custom versions still decide whether 5.0.3-0 loads it\n"
     )
     assert "can load" not in result.stdout
@@ -255,6 +258,8 @@ def test_compatible_within_one_release_names_no_other_check() -> None:
         "5.3.2-200 is newer by changelist)\n"
     )
     assert json.loads(buildver("compatible", "--json", "5.3.2-200", "5.3.2-100").stdout)["releases_differ"] is False
+    # Hotfixes of one release write the same object and custom versions: no caveat between them.
+    assert json.loads(buildver("compatible", "--json", "5.3.2-200", "5.3.0-100").stdout)["releases_differ"] is False
 
 
 def test_compatible_json_exits_1_when_not_compatible_with_the_document_on_stdout() -> None:

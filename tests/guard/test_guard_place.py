@@ -80,8 +80,8 @@ GAMES = [
     pytest.param(None, True, "5.2.1-26001984+++UE5+Release-5.2", id="no-own-version-engine-installed"),
     pytest.param(GAME_OWN, True, "5.2.1-26001984+++UE5+Release-5.2", id="own-version-engine-installed"),
     pytest.param(GAME_OWN_STAMPED, True, "5.2.1-26001984+++UE5+Release-5.2", id="stamped-own-version"),
-    pytest.param(None, False, "5.2.0-0", id="no-own-version-engine-not-installed"),
-    pytest.param(GAME_OWN_STAMPED, False, "5.2.0-0", id="stamped-own-version-engine-not-installed"),
+    pytest.param(None, False, "any build of 5.2", id="no-own-version-engine-not-installed"),
+    pytest.param(GAME_OWN_STAMPED, False, "any build of 5.2", id="stamped-own-version-engine-not-installed"),
 ]
 
 
@@ -171,7 +171,7 @@ def test_a_source_build_not_registered_here_is_one_warning_naming_the_setting_th
     (root / "buildver.toml").write_bytes(b'engine = "5.2"\n')
     code, lines = guard(capsys, root, monkeypatch)
     assert code == 1
-    assert lines[0].startswith("Content/New.uasset: " + NEWER_THAN_52.format(engine="5.2.0-0"))
+    assert lines[0].startswith("Content/New.uasset: " + NEWER_THAN_52.format(engine="any build of 5.2"))
 
 
 def test_the_association_is_read_from_the_staged_uproject(
@@ -184,7 +184,7 @@ def test_the_association_is_read_from_the_staged_uproject(
     (root / "Game.uproject").write_bytes(uproject("5.5"))
     code, lines = guard(capsys, root, monkeypatch)
     assert code == 1
-    assert lines[0].startswith("Content/New.uasset: " + NEWER_THAN_52.format(engine="5.2.0-0"))
+    assert lines[0].startswith("Content/New.uasset: " + NEWER_THAN_52.format(engine="any build of 5.2"))
     stage(root, {"Game.uproject": uproject("5.5")})
     code, lines = guard(capsys, root, monkeypatch)
     assert (code, lines) == (0, ["buildver guard: 2 files checked, no problems"])
@@ -253,7 +253,7 @@ def test_through_pre_commit_a_game_s_newer_package_and_an_engine_downgrade_are_r
     stage(root, {"Content/New.uasset": fixture(UE55_PACKAGE)})
     result = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
     assert result.returncode == 1
-    assert "Content/New.uasset: " + NEWER_THAN_52.format(engine="5.2.0-0") in result.stdout
+    assert "Content/New.uasset: " + NEWER_THAN_52.format(engine="any build of 5.2") in result.stdout
     git(root, "rm", "--quiet", "--cached", "Content/New.uasset")
     stage(root, {"Game.uproject": uproject("4.27")})
     result = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
@@ -284,3 +284,28 @@ def test_an_engine_setting_that_cannot_be_used_is_said_by_the_guard(
     assert lines[0].startswith("buildver.toml: warning[no-engine-version]: 1 staged packages not checked against an ")
     assert "(engine '" in lines[0]
     assert lines[0].endswith("Missing/Build.version: the version file is missing)")
+
+
+UE53_PACKAGE = "uasset-rs/UE53/SimpleRefs/SimpleRefsRoot.uasset"  # FileVersionUE5 1009, as 5.2 writes
+
+
+def test_with_only_the_release_known_a_package_compatible_only_with_a_newer_release_is_refused(
+    git_repository: GitRepository, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """5.2 and 5.3 write the same object versions: only CompatibleWithEngineVersion (5.3.0 with a changelist) tells
+    that no 5.2 build loads the package, whatever its hotfix. A 5.2.1 save passes."""
+    from helpers import run_cli
+
+    root = git_repository(commits=0)
+    commit(root, {"Game.uproject": uproject("5.2")})
+    stage(root, {"Content/Mid.uasset": fixture(UE53_PACKAGE), "Content/Old.uasset": fixture(UE52_PACKAGE)})
+    code, lines = guard(capsys, root, monkeypatch)
+    assert code == 1
+    assert lines[0].startswith("Content/Mid.uasset: " + NEWER_THAN_52.format(engine="any build of 5.2"))
+    assert lines[0].endswith("which any build of 5.2 cannot load")
+    assert lines[-1] == "buildver guard: 2 files checked: 1 error, 0 warnings"
+    code, out, _ = run_cli(capsys, "assets", "scan", "Content")
+    assert code == 1
+    assert out.splitlines()[0] == "against 5.2 (EngineAssociation 5.2: not installed here, so release 5.2's tables)"
+    assert "which any build of 5.2 cannot load" in out
+    assert run_cli(capsys, "assets", "scan", "Content/Old.uasset", "--against", "5.2")[0] == 0

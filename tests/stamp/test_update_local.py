@@ -681,7 +681,7 @@ def test_header_check_reports_an_out_of_date_header_with_exit_1(
     assert run(capsys, "header", "-f", str(version), "--check")[0] == 0
 
 
-HOSTILE_BRANCHES = ['a"b', "back\\slash", "new\nline", 'x" \n#define BUILT_FROM_CHANGELIST 666\n"', "??/", "*/ /*"]
+HOSTILE_BRANCHES = ['a"b', "back\\slash", 'x" #define BUILT_FROM_CHANGELIST 666 "', "??/", "*/ /*"]
 
 
 @pytest.mark.parametrize("branch", HOSTILE_BRANCHES)
@@ -696,6 +696,22 @@ def test_hostile_branch_names_compile_to_exactly_that_string(
     assert values["PROJECT_BRANCH_NAME"] == branch
     assert values["PROJECT_BUILD_VERSION"] == f"{branch}-CL-5"
     assert values["PROJECT_CHANGELIST"] == "5"
+
+
+@pytest.mark.parametrize("branch", ["new\nline", 'x" \n#define BUILT_FROM_CHANGELIST 666\n"', "bell\a", "del\x7f"])
+def test_a_branch_holding_a_control_character_is_refused_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], branch: str
+) -> None:
+    """Build.version could hold it (JSON escapes it), but no line that shows it could: show's --field and env
+    lines, CI outputs and logs. buildver never writes a value it could not show."""
+    version = engine_tree(tmp_path)
+    before = snapshot(tmp_path)
+    code, out, err = run(capsys, "update-local", "-f", str(version), "--cl", "5", "--branch", branch)
+    assert (code, out) == (1, "")
+    assert err.startswith("buildver: error: the branch ")
+    assert "(--branch) holds the control character" in err
+    assert err.count("\n") == 1
+    assert snapshot(tmp_path) == before
 
 
 def test_configured_header_path_is_used_and_paths_outside_the_repository_refused(
@@ -876,7 +892,7 @@ def test_github_output_without_a_final_newline_gets_one_before_the_outputs(
     output = tmp_path / "github_output"
     output.write_text("previous=1")
     monkeypatch.setenv("GITHUB_OUTPUT", str(output))
-    branch = "x\nbranch=evil"
+    branch = "x branch=evil"
     assert run(capsys, "update-local", "-f", str(version), "--cl", "6", "--branch", branch, "--skip-header")[0] == 0
     outputs = read_github_output(output.read_text())
     assert outputs["previous"] == "1"
@@ -938,3 +954,18 @@ def test_a_header_in_a_missing_folder_is_named_in_the_error_not_its_temporary_fi
     code, _, err = run(capsys, "update-local", "-f", str(version), "--cl", "1", "--branch", "B", "--header", "Nope/V.h")
     assert code == 3
     assert err == "buildver: error: Nope/V.h: cannot write (No such file or directory); no file was changed\n"
+
+
+def test_a_branch_made_from_a_folder_name_with_a_line_break_is_refused(
+    git_repository: GitRepository, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = git_repository("hostile\n::warning::pwn")
+    engine_tree(root)
+    monkeypatch.chdir(root)
+    before = snapshot(root)
+    code, out, err = run(capsys, "update-local", "--cl", "5")
+    assert (code, out) == (1, "")
+    assert err.startswith("buildver: error: the branch '++hostile\\nwarningpwn+main' (git: checked-out branch in ")
+    assert "holds the control character '\\n'" in err
+    assert err.count("\n") == 1
+    assert snapshot(root) == before
