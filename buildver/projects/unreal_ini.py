@@ -299,6 +299,11 @@ class IniDocument:
         """The key's lines in the section as the reader reads them: (action, value, where), ``where`` a text offset
         when the lines were found by scanning (``_fast``), else the physical line."""
         if self._fast(reader) and _scannable_key(key):
+            lowered = self._cache.get("lowered")
+            if lowered is None:
+                lowered = self._cache["lowered"] = self.text.lower()
+            if key.lower() not in lowered:  # type: ignore[operator]  # only this method stores it
+                return []  # a key line's key, lowered, is in the text lowered (ASCII lowers alike in any context)
             scan = _scan_engine if reader is IniReader.ENGINE else _scan_ubt
             return scan(self.text, section.lower(), key)
         section_name, key_name = section.lower(), key.lower()
@@ -364,7 +369,18 @@ def _values(
     documents: Iterable[IniDocument], section: str, key: str, reader: IniReader, *, everything: bool
 ) -> list[IniValue]:
     """The merged values (all of them, or only the one a single read gives), each with its file and line."""
-    documents = tuple(documents)
+    paused = gc.isenabled()
+    gc.disable()  # a key of a million lines makes a million small tuples: the collector's passes would cost more
+    try:
+        return _merged_values(tuple(documents), section, key, reader, everything=everything)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _merged_values(
+    documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
+) -> list[IniValue]:
     lines = [
         (action, value, (index, where))
         for index, document in enumerate(documents)
