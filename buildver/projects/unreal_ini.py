@@ -295,9 +295,9 @@ class IniDocument:
             self._cache[name] = fast
         return bool(fast)
 
-    def _key_lines(self, reader: IniReader, section: str, key: str) -> list[tuple[IniAction, str, int]]:
-        """The key's lines in the section as the reader reads them: (action, value, where), ``where`` a text offset
-        when the lines were found by scanning (``_fast``), else the physical line."""
+    def _key_lines(self, reader: IniReader, section: str, key: str, index: int) -> list[_Line]:
+        """The key's lines in the section as the reader reads them: (action, value, ``index``, where), ``where``
+        a text offset when the lines were found by scanning (``_fast``), else the physical line."""
         if self._fast(reader) and _scannable_key(key):
             lowered = self._cache.get("lowered")
             if lowered is None:
@@ -305,10 +305,10 @@ class IniDocument:
             if key.lower() not in lowered:  # type: ignore[operator]  # only this method stores it
                 return []  # a key line's key, lowered, is in the text lowered (ASCII lowers alike in any context)
             scan = _scan_engine if reader is IniReader.ENGINE else _scan_ubt
-            return scan(self.text, section.lower(), key)
+            return scan(self.text, section.lower(), key, index)
         section_name, key_name = section.lower(), key.lower()
         return [
-            (entry.action, entry.value, entry.line)
+            (entry.action, entry.value, index, entry.line)
             for entry in self._reading(reader).entries
             if entry.key.lower() == key_name and entry.section.lower() == section_name
         ]
@@ -381,20 +381,18 @@ def _values(
 def _merged_values(
     documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
 ) -> list[IniValue]:
-    lines = [
-        (action, value, (index, where))
-        for index, document in enumerate(documents)
-        for action, value, where in document._key_lines(reader, section, key)
-    ]
+    lines: list[_Line] = []
+    for index, document in enumerate(documents):
+        lines += document._key_lines(reader, section, key, index)
     merge = _merge_engine if reader is IniReader.ENGINE else _merge_ubt
     merged = merge(lines)
     if not everything:
         merged = merged[-1:] if reader is IniReader.ENGINE else merged[:1]
     numbers = [
-        document._line_numbers(reader, key, (where for value, (i, where) in merged if i == index))
+        document._line_numbers(reader, key, (where for value, i, where in merged if i == index))
         for index, document in enumerate(documents)
     ]
-    return [IniValue(value, documents[index].path, numbers[index][where]) for value, (index, where) in merged]
+    return [IniValue(value, documents[index].path, numbers[index][where]) for value, index, where in merged]
 
 
 # Reading ------------------------------------------------------------------------------------------------------------
@@ -656,10 +654,11 @@ def _ubt_entry(section: str, line: str, start: int, end: int, first_line: int, l
 # Merging ------------------------------------------------------------------------------------------------------------
 
 
-_Payload = tuple[int, int]
-"""Where a line came from: the document's index in the hierarchy, and its offset or line in it."""
-_Line = tuple[IniAction, str, _Payload]
-_Merged = tuple[str, _Payload]
+_Line = tuple[IniAction, str, int, int]
+"""A key's line: its action, its value, the document's index in the hierarchy, and its offset or line in it (one
+tuple a line: a key of a million lines is a million of them)."""
+_Merged = tuple[str, int, int]
+"""A value, the document's index and its offset or line."""
 
 
 def _merge_engine(lines: Sequence[_Line]) -> list[_Merged]:
@@ -675,13 +674,13 @@ def _merge_engine(lines: Sequence[_Line]) -> list[_Merged]:
         where.setdefault(found[0], []).append(len(values))
         values.append(found)
 
-    for action, value, payload in lines:
+    for action, value, index, at in lines:
         if action is IniAction.STRUCT_KEY:
             struct_key = value
             continue
         if action is IniAction.PER_OBJECT_STRUCT_KEY:
             continue
-        found = (value, payload)
+        found = (value, index, at)
         adds = action is IniAction.SET or action is IniAction.ADD_UNIQUE or action is IniAction.ADD
         if adds and struct_key is not None and _replace_keyed_struct(values, where, struct_key, found):
             continue
@@ -750,14 +749,14 @@ def _merge_ubt(lines: Sequence[_Line]) -> list[_Merged]:
     Linear: a ``-`` line records when it removed its value (in any case); a value added before that is gone."""
     values: list[tuple[int, _Merged]] | None = None  # (when it was added, the value)
     removed: dict[str, int] = {}  # a value, lowered -> when a '-' line last removed it
-    for when, (action, value, payload) in enumerate(lines):
+    for when, (action, value, index, where) in enumerate(lines):
         if action is IniAction.CLEAR:
             values = None
         elif values is None or action is IniAction.SET:
             if values is not None or action is IniAction.SET or action is IniAction.ADD_UNIQUE:
-                values, removed = [(when, (value, payload))], {}
+                values, removed = [(when, (value, index, where))], {}
         elif action is IniAction.ADD_UNIQUE:
-            values.append((when, (value, payload)))
+            values.append((when, (value, index, where)))
         elif action is IniAction.REMOVE:
             removed[value.lower()] = when
     if values is None:
@@ -791,14 +790,14 @@ _ENGINE_ACTIONS = {"": IniAction.SET, **_ENGINE_PREFIXES}
 _UBT_ACTIONS = {"": IniAction.SET, **_UBT_PREFIXES}
 
 
-def _scan_engine(text: str, section: str, key: str) -> list[tuple[IniAction, str, int]]:
+def _scan_engine(text: str, section: str, key: str, index: int) -> list[_Line]:
     """The engine's lines of ``key`` in ``section`` (lowered), found by pattern in a text where every physical
     line is a logical line (``IniDocument._fast``): each candidate line, then the nearest header above it."""
     pattern = re.compile(
         _LINE_START + r"[ \t\v\f]*~?([+.\-!@*]?)(" + re.escape(key) + r")[ \t\v\f]*=([^\r\n]*)", re.IGNORECASE
     )
     key_name = key.lower()
-    found: list[tuple[IniAction, str, int]] = []
+    found: list[_Line] = []
     inside = False
     low = 0
     for match in pattern.finditer(text):
@@ -812,11 +811,11 @@ def _scan_engine(text: str, section: str, key: str) -> list[tuple[IniAction, str
         value = match.group(3).strip(CPP_SPACE)
         if value.startswith('"'):
             value = _quoted_string(value)
-        found.append((_ENGINE_ACTIONS[match.group(1)], value, start))
+        found.append((_ENGINE_ACTIONS[match.group(1)], value, index, start))
     return found
 
 
-def _scan_ubt(text: str, section: str, key: str) -> list[tuple[IniAction, str, int]]:
+def _scan_ubt(text: str, section: str, key: str, index: int) -> list[_Line]:
     """UnrealBuildTool's lines of ``key`` in ``section`` (lowered), found by pattern in a text without continued
     lines (``IniDocument._fast``), as :func:`_ubt_entry` reads them."""
     pattern = re.compile(
@@ -838,7 +837,7 @@ def _scan_ubt(text: str, section: str, key: str) -> list[tuple[IniAction, str, i
     ]
     if clears:
         candidates = sorted([*candidates, *clears], key=lambda candidate: candidate[0])
-    found: list[tuple[IniAction, str, int]] = []
+    found: list[_Line] = []
     inside = False
     low = 0
     for start, end, action, value in candidates:
@@ -847,7 +846,7 @@ def _scan_ubt(text: str, section: str, key: str) -> list[tuple[IniAction, str, i
         if header is not _NO_HEADER:
             inside = header is not None and header.lower() == section
         if inside:
-            found.append((action, value, start))
+            found.append((action, value, index, start))
     return found
 
 
