@@ -76,7 +76,6 @@ import enum
 import gc
 import re
 from bisect import bisect_right
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -174,6 +173,7 @@ class IniValue:
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_BREAK = {"\r\n": re.compile("\r\n"), "\r": re.compile("\r(?!\n)"), "\n": re.compile("(?<!\r)\n")}
 _SPECIAL = re.compile(r"[|\\{}]|//")
 """What makes ParseLineExtended depart from the physical line (quotes alone change nothing without these)."""
 CPP_SPACE = " \t\n\v\f\r"
@@ -197,16 +197,31 @@ class _Reading:
 
 @dataclass(frozen=True, slots=True)
 class IniDocument:
-    """One config file: its bytes, its text, and what each of Unreal's readers reads from it. No I/O."""
+    """One config file: its bytes, its text, and what each of Unreal's readers reads from it. No I/O.
+
+    Lookups do not read every line: a key is found by scanning the text for its own lines (``lookup``), so a
+    file is read in time and memory that grow with the lines of the keys asked for, not with every line's record.
+    The full readings (``entries``, ``engine``, ``ubt``, ``line_starts``) are made only when asked for."""
 
     path: str
     data: bytes
     encoding: IniEncoding
     text: str
-    line_starts: tuple[int, ...]
-    """The text offset where each physical line starts."""
     _readings: dict[IniReader, _Reading] = field(default_factory=dict, compare=False, repr=False)
-    """Each reader's reading, made the first time it is asked for (``show`` reads most files with one reader)."""
+    """Each reader's full reading, made the first time it is asked for (the editor's checks ask)."""
+    _cache: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def line_starts(self) -> tuple[int, ...]:
+        """The text offset where each physical line starts (made on first use)."""
+        starts = self._cache.get("line_starts")
+        if starts is None:
+            text = self.text
+            found = [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
+            if len(found) > 1 and found[-1] == len(text):
+                found.pop()  # a final line break does not start a line
+            starts = self._cache["line_starts"] = tuple(found)
+        return starts  # type: ignore[return-value]  # only this property stores it
 
     @property
     def engine(self) -> _Reading:
@@ -221,8 +236,15 @@ class IniDocument:
     @property
     def newline(self) -> str:
         """The file's most common line break ("\\n" when it has none)."""
-        counts = Counter(match.group() for match in _LINE_BREAK.finditer(self.text))
-        return counts.most_common(1)[0][0] if counts else "\n"
+        text = self.text
+        crlf = text.count("\r\n")
+        counts = {"\r\n": crlf, "\r": text.count("\r") - crlf, "\n": text.count("\n") - crlf}
+        best = max(counts.values())
+        if not best:
+            return "\n"
+        tied = [brk for brk, count in counts.items() if count == best]
+        # Counter.most_common over the breaks in file order: among equal counts, the one seen first wins
+        return min(tied, key=lambda brk: _LONE_BREAK[brk].search(text).start())  # type: ignore[union-attr]
 
     def entries(self, reader: IniReader = IniReader.ENGINE) -> tuple[IniEntry, ...]:
         """Every key line the reader takes, in file order."""
@@ -230,9 +252,14 @@ class IniDocument:
 
     def sections(self, reader: IniReader = IniReader.ENGINE) -> tuple[str, ...]:
         """The section names, in order of first appearance (a repeated section is one section)."""
+        if self._fast(reader):
+            pattern = _ENGINE_HEADER if reader is IniReader.ENGINE else _UBT_HEADER
+            names: Iterable[str] = dict.fromkeys(pattern.findall(self.text))
+        else:
+            names = (header.name for header in self._reading(reader).headers)
         seen: dict[str, str] = {}
-        for header in self._reading(reader).headers:
-            seen.setdefault(header.name.lower(), header.name)
+        for name in names:
+            seen.setdefault(name.lower(), name)
         return tuple(seen.values())
 
     def get(self, section: str, key: str, *, reader: IniReader = IniReader.ENGINE) -> str | None:
@@ -258,6 +285,50 @@ class IniDocument:
         end = starts[number] if number < len(starts) else len(self.text)
         return self.text[starts[number - 1] : end].rstrip("\r\n")
 
+    def _fast(self, reader: IniReader) -> bool:
+        """Whether every physical line is one of the reader's lines (nothing joins or splits lines), so that a key's
+        lines and the headers before them can be found by scanning the text."""
+        name = "fast-" + reader.value
+        fast = self._cache.get(name)
+        if fast is None:
+            fast = _SPECIAL.search(self.text) is None if reader is IniReader.ENGINE else "\\" not in self.text
+            self._cache[name] = fast
+        return bool(fast)
+
+    def _key_lines(self, reader: IniReader, section: str, key: str, index: int) -> list[_Line]:
+        """The key's lines in the section as the reader reads them: (action, value, ``index``, where), ``where``
+        a text offset when the lines were found by scanning (``_fast``), else the physical line."""
+        if self._fast(reader) and _scannable_key(key):
+            lowered = self._cache.get("lowered")
+            if lowered is None:
+                lowered = self._cache["lowered"] = self.text.lower()
+            if key.lower() not in lowered:  # type: ignore[operator]  # only this method stores it
+                return []  # a key line's key, lowered, is in the text lowered (ASCII lowers alike in any context)
+            scan = _scan_engine if reader is IniReader.ENGINE else _scan_ubt
+            return scan(self.text, section.lower(), key, index)
+        section_name, key_name = section.lower(), key.lower()
+        return [
+            (entry.action, entry.value, index, entry.line)
+            for entry in self._reading(reader).entries
+            if entry.key.lower() == key_name and entry.section.lower() == section_name
+        ]
+
+    def _line_numbers(self, reader: IniReader, key: str, wheres: Iterable[int]) -> dict[int, int]:
+        """The physical line of each ``where`` from :meth:`_key_lines`."""
+        if not (self._fast(reader) and _scannable_key(key)):
+            return {where: where for where in wheres}
+        text = self.text
+        cr = "\r" in text
+        numbers: dict[int, int] = {}
+        line, previous = 1, 0
+        for offset in sorted(set(wheres)):
+            line += text.count("\n", previous, offset)
+            if cr:
+                line += text.count("\r", previous, offset) - text.count("\r\n", previous, offset)
+            numbers[offset] = line
+            previous = offset
+        return numbers
+
     def _reading(self, reader: IniReader) -> _Reading:
         reading = self._readings.get(reader)
         if reading is None:
@@ -276,37 +347,52 @@ class IniDocument:
 def parse_ini(data: bytes, path: str) -> IniDocument:
     """Read a config file's bytes; ``path`` names it in messages. Raises IniError for bytes Unreal would mangle."""
     encoding, text = _decode(data, path)
-    starts = [0, *(match.end() for match in _LINE_BREAK.finditer(text))]
-    if len(starts) > 1 and starts[-1] == len(text):
-        starts.pop()  # a final line break does not start a line
-    line_starts = tuple(starts)
-    return IniDocument(path, data, encoding, text, line_starts)
+    return IniDocument(path, data, encoding, text)
 
 
 def lookup(
     documents: Iterable[IniDocument], section: str, key: str, *, reader: IniReader = IniReader.ENGINE
 ) -> tuple[IniValue, ...]:
     """The key's values after the documents are combined in order (a hierarchy, as each reader merges it)."""
-    section_name, key_name = section.lower(), key.lower()
-    lines = [
-        (document.path, entry)
-        for document in documents
-        for entry in document.entries(reader)
-        if entry.key.lower() == key_name and entry.section.lower() == section_name
-    ]
-    if reader is IniReader.ENGINE:
-        return _merge_engine(lines, key_name)
-    return _merge_ubt(lines, key_name)
+    return tuple(_values(documents, section, key, reader, everything=True))
 
 
 def effective_value(
     documents: Iterable[IniDocument], section: str, key: str, *, reader: IniReader = IniReader.ENGINE
 ) -> IniValue | None:
     """The single value the reader gives: the engine's ``Find`` takes the last value, UnrealBuildTool the first."""
-    values = lookup(documents, section, key, reader=reader)
-    if not values:
-        return None
-    return values[-1] if reader is IniReader.ENGINE else values[0]
+    values = _values(documents, section, key, reader, everything=False)
+    return values[0] if values else None
+
+
+def _values(
+    documents: Iterable[IniDocument], section: str, key: str, reader: IniReader, *, everything: bool
+) -> list[IniValue]:
+    """The merged values (all of them, or only the one a single read gives), each with its file and line."""
+    paused = gc.isenabled()
+    gc.disable()  # a key of a million lines makes a million small tuples: the collector's passes would cost more
+    try:
+        return _merged_values(tuple(documents), section, key, reader, everything=everything)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _merged_values(
+    documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
+) -> list[IniValue]:
+    lines: list[_Line] = []
+    for index, document in enumerate(documents):
+        lines += document._key_lines(reader, section, key, index)
+    merge = _merge_engine if reader is IniReader.ENGINE else _merge_ubt
+    merged = merge(lines)
+    if not everything:
+        merged = merged[-1:] if reader is IniReader.ENGINE else merged[:1]
+    numbers = [
+        document._line_numbers(reader, key, (where for value, i, where in merged if i == index))
+        for index, document in enumerate(documents)
+    ]
+    return [IniValue(value, documents[index].path, numbers[index][where]) for value, index, where in merged]
 
 
 # Reading ------------------------------------------------------------------------------------------------------------
@@ -568,75 +654,76 @@ def _ubt_entry(section: str, line: str, start: int, end: int, first_line: int, l
 # Merging ------------------------------------------------------------------------------------------------------------
 
 
-def _merge_engine(lines: Sequence[tuple[str, IniEntry]], key: str) -> tuple[IniValue, ...]:
-    """The commands of ``CombineFromBuffer`` (A) on one key, with the ``@`` struct keys of the section.
+_Line = tuple[IniAction, str, int, int]
+"""A key's line: its action, its value, the document's index in the hierarchy, and its offset or line in it (one
+tuple a line: a key of a million lines is a million of them)."""
+_Merged = tuple[str, int, int]
+"""A value, the document's index and its offset or line."""
+
+
+def _merge_engine(lines: Sequence[_Line]) -> list[_Merged]:
+    """The commands of ``CombineFromBuffer`` (A) on one key's lines, with its ``@`` struct keys.
 
     Linear: removed values are left as holes (dropped from the end at once), and each value's live positions are
     kept in order, so ``+`` (is an equal value there?) and ``-`` (the last equal value) do not scan the array."""
-    values: list[tuple[str, IniValue] | None] = []  # (the key as written, lowered; the value); None: removed
+    values: list[_Merged | None] = []  # None: removed
     where: dict[str, list[int]] = {}  # a value -> the positions in ``values`` that hold it, in order
-    struct_keys: dict[str, str] = {}
+    struct_key: str | None = None
 
-    def add(name: str, found: IniValue) -> None:
-        where.setdefault(found.value, []).append(len(values))
-        values.append((name, found))
+    def add(found: _Merged) -> None:
+        where.setdefault(found[0], []).append(len(values))
+        values.append(found)
 
-    def drop_holes() -> None:
-        while values and values[-1] is None:
-            values.pop()
-
-    for path, entry in lines:
-        name = entry.key.lower()
-        if entry.action is IniAction.STRUCT_KEY:
-            struct_keys[name] = entry.value
+    for action, value, index, at in lines:
+        if action is IniAction.STRUCT_KEY:
+            struct_key = value
             continue
-        if name != key or entry.action is IniAction.PER_OBJECT_STRUCT_KEY:
+        if action is IniAction.PER_OBJECT_STRUCT_KEY:
             continue
-        found = IniValue(entry.value, path, entry.line)
-        adds = entry.action in (IniAction.SET, IniAction.ADD_UNIQUE, IniAction.ADD)
-        if adds and _replace_keyed_struct(values, where, struct_keys.get(name), found):
+        found = (value, index, at)
+        adds = action is IniAction.SET or action is IniAction.ADD_UNIQUE or action is IniAction.ADD
+        if adds and struct_key is not None and _replace_keyed_struct(values, where, struct_key, found):
             continue
-        if entry.action is IniAction.SET:
+        if action is IniAction.SET:
             last = values[-1] if values else None
             if last is not None:  # Find gives the key's last pair; its value is replaced in place (H)
-                where[last[1].value].pop()
-                where.setdefault(found.value, []).append(len(values) - 1)
-                values[-1] = (name, found)
+                where[last[0]].pop()
+                where.setdefault(value, []).append(len(values) - 1)
+                values[-1] = found
             else:
-                add(name, found)
-        elif entry.action is IniAction.ADD_UNIQUE:
-            if not where.get(entry.value):
-                add(name, found)
-        elif entry.action is IniAction.ADD:
-            add(name, found)
-        elif entry.action is IniAction.REMOVE:
-            positions = where.get(entry.value)
+                add(found)
+        elif action is IniAction.ADD_UNIQUE:
+            if not where.get(value):
+                add(found)
+        elif action is IniAction.ADD:
+            add(found)
+        elif action is IniAction.REMOVE:
+            positions = where.get(value)
             if positions:
                 values[positions.pop()] = None
-                drop_holes()
-        elif entry.action is IniAction.CLEAR:
+                while values and values[-1] is None:
+                    values.pop()
+        elif action is IniAction.CLEAR:
             values.clear()
             where.clear()
-    return tuple(pair[1] for pair in values if pair is not None)
+    return [pair for pair in values if pair is not None]
 
 
 def _replace_keyed_struct(
-    values: list[tuple[str, IniValue] | None], where: dict[str, list[int]], struct_key: str | None, found: IniValue
+    values: list[_Merged | None], where: dict[str, list[int]], struct_key: str, found: _Merged
 ) -> bool:
     """``HandleArrayOfKeyedStructsCommand`` (A): an entry whose ``Name=`` token matches is replaced in place."""
-    if struct_key is None:
-        return False
     match = struct_key + "="
-    token = _struct_token(found.value, match)
+    token = _struct_token(found[0], match)
     if not token:
         return False
     for index, pair in enumerate(values):
-        if pair is not None and _struct_token(pair[1].value, match) == token:
-            where[pair[1].value].remove(index)
-            positions = where.setdefault(found.value, [])
+        if pair is not None and _struct_token(pair[0], match) == token:
+            where[pair[0]].remove(index)
+            positions = where.setdefault(found[0], [])
             positions.append(index)
             positions.sort()
-            values[index] = (pair[0], found)
+            values[index] = found
             return True
     return False
 
@@ -656,25 +743,137 @@ def _struct_token(value: str, match: str) -> str:
     return value[start:end]
 
 
-def _merge_ubt(lines: Sequence[tuple[str, IniEntry]], key: str) -> tuple[IniValue, ...]:
+def _merge_ubt(lines: Sequence[_Line]) -> list[_Merged]:
     """``ConfigHierarchySection`` (G): a plain line replaces every value, ``+`` appends, ``-`` removes any case.
 
     Linear: a ``-`` line records when it removed its value (in any case); a value added before that is gone."""
-    values: list[tuple[int, IniValue]] | None = None  # (when it was added, the value)
+    values: list[tuple[int, _Merged]] | None = None  # (when it was added, the value)
     removed: dict[str, int] = {}  # a value, lowered -> when a '-' line last removed it
-    for when, (path, entry) in enumerate(lines):
-        if entry.key.lower() != key:
-            continue
-        found = IniValue(entry.value, path, entry.line)
-        if entry.action is IniAction.CLEAR:
+    for when, (action, value, index, where) in enumerate(lines):
+        if action is IniAction.CLEAR:
             values = None
-        elif values is None or entry.action is IniAction.SET:
-            if values is not None or entry.action in (IniAction.SET, IniAction.ADD_UNIQUE):
-                values, removed = [(when, found)], {}
-        elif entry.action is IniAction.ADD_UNIQUE:
-            values.append((when, found))
-        elif entry.action is IniAction.REMOVE:
-            removed[entry.value.lower()] = when
+        elif values is None or action is IniAction.SET:
+            if values is not None or action is IniAction.SET or action is IniAction.ADD_UNIQUE:
+                values, removed = [(when, (value, index, where))], {}
+        elif action is IniAction.ADD_UNIQUE:
+            values.append((when, (value, index, where)))
+        elif action is IniAction.REMOVE:
+            removed[value.lower()] = when
     if values is None:
-        return ()
-    return tuple(found for when, found in values if removed.get(found.value.lower(), -1) < when)
+        return []
+    return [found for when, found in values if removed.get(found[0].lower(), -1) < when]
+
+
+# Scanning for one key ----------------------------------------------------------------------------------------------
+
+_LINE_START = r"(?:(?<=[\r\n])|\A)"
+_ENGINE_HEADER = re.compile(_LINE_START + r"\[([^\r\n]*)\][ \t\v\f]*(?=[\r\n]|\Z)")
+"""A section header as the engine reads it when no line is joined or split: ``[`` first, ``]`` last."""
+_UBT_HEADER = re.compile(_LINE_START + r"[ \t]*\[([^\r\n]*)\][ \t]*(?=[\r\n]|\Z)")
+_UBT_CLEAR_ALL = re.compile(_LINE_START + r"[ \t]*!([^\r\n=]*)(?=[\r\n]|\Z)")
+"""UnrealBuildTool's ``!Key`` without ``=`` (any key: the name is stripped of any whitespace, then compared)."""
+_NOT_SCANNABLE_FIRST = frozenset("+-.!@*~;/[ \t\v\f\r\n")
+
+
+def _scannable_key(key: str) -> bool:
+    """Whether a key's lines can be told by a pattern alone: ASCII, no ``=``, no line syntax or blank at its ends."""
+    return (
+        bool(key)
+        and key.isascii()
+        and key[0] not in _NOT_SCANNABLE_FIRST
+        and key[-1] not in " \t\v\f\r\n\x1c\x1d\x1e\x1f\x85"
+        and not any(char in key for char in "=\r\n")
+    )
+
+
+_ENGINE_ACTIONS = {"": IniAction.SET, **_ENGINE_PREFIXES}
+_UBT_ACTIONS = {"": IniAction.SET, **_UBT_PREFIXES}
+
+
+def _scan_engine(text: str, section: str, key: str, index: int) -> list[_Line]:
+    """The engine's lines of ``key`` in ``section`` (lowered), found by pattern in a text where every physical
+    line is a logical line (``IniDocument._fast``): each candidate line, then the nearest header above it."""
+    pattern = re.compile(
+        _LINE_START + r"[ \t\v\f]*~?([+.\-!@*]?)(" + re.escape(key) + r")[ \t\v\f]*=([^\r\n]*)", re.IGNORECASE
+    )
+    key_name = key.lower()
+    found: list[_Line] = []
+    inside = False
+    low = 0
+    for match in pattern.finditer(text):
+        start = match.start()
+        header = _header_above(text, low, start, engine=True)
+        low = match.end()
+        if header is not _NO_HEADER:
+            inside = header is not None and header.lower() == section
+        if not inside or match.group(2).lower() != key_name:
+            continue
+        value = match.group(3).strip(CPP_SPACE)
+        if value.startswith('"'):
+            value = _quoted_string(value)
+        found.append((_ENGINE_ACTIONS[match.group(1)], value, index, start))
+    return found
+
+
+def _scan_ubt(text: str, section: str, key: str, index: int) -> list[_Line]:
+    """UnrealBuildTool's lines of ``key`` in ``section`` (lowered), found by pattern in a text without continued
+    lines (``IniDocument._fast``), as :func:`_ubt_entry` reads them."""
+    pattern = re.compile(
+        _LINE_START + r"[ \t]*([+\-!]?)[ \t]*(" + re.escape(key) + r")[ \t]*=([^\r\n]*)", re.IGNORECASE
+    )
+    key_name = key.lower()
+    candidates: list[tuple[int, int, IniAction, str]] = []
+    for match in pattern.finditer(text):
+        if match.group(2).lower() != key_name:
+            continue
+        value = match.group(3).strip(_UBT_SPACE)
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        candidates.append((match.start(), match.end(), _UBT_ACTIONS[match.group(1)], value))
+    clears = [
+        (match.start(), match.end(), IniAction.CLEAR, "")
+        for match in _UBT_CLEAR_ALL.finditer(text)
+        if match.group(1).strip().lower() == key_name
+    ]
+    if clears:
+        candidates = sorted([*candidates, *clears], key=lambda candidate: candidate[0])
+    found: list[_Line] = []
+    inside = False
+    low = 0
+    for start, end, action, value in candidates:
+        header = _header_above(text, low, start, engine=False)
+        low = end
+        if header is not _NO_HEADER:
+            inside = header is not None and header.lower() == section
+        if inside:
+            found.append((action, value, index, start))
+    return found
+
+
+_NO_HEADER = "\0no header"
+"""What :func:`_header_above` gives when no header line lies in the range (a NUL never reaches a name)."""
+
+
+def _header_above(text: str, low: int, high: int, *, engine: bool) -> str | None:
+    """The last header line between the line starts ``low`` and ``high``: its name, None for UnrealBuildTool's
+    ``[`` line without ``]`` (no section), :data:`_NO_HEADER` when there is none.
+
+    Linear over all calls with rising ranges: each line in the range is looked at once, from its last ``[``."""
+    while True:
+        bracket = text.rfind("[", low, high)
+        if bracket < 0:
+            return _NO_HEADER
+        line_start = max(text.rfind("\n", low, bracket), text.rfind("\r", low, bracket), low - 1) + 1
+        if engine:
+            if text.startswith("[", line_start):
+                header = _ENGINE_HEADER.match(text, line_start)
+                if header is not None:
+                    return header.group(1)
+        else:
+            first = line_start
+            while text[first] in _UBT_SPACE:
+                first += 1
+            if text[first] == "[":
+                header = _UBT_HEADER.match(text, line_start)
+                return None if header is None else header.group(1)
+        high = line_start

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from buildver.projects.unreal_ini import IniReader, lookup, parse_ini
+from buildver.projects.unreal_ini import IniReader, IniValue, lookup, parse_ini
 
 MIB = 1024 * 1024
 
@@ -48,3 +48,16 @@ def test_a_hundred_thousand_array_lines_merge_as_unreal_merges_them(lines: list[
     document = parse_ini(b"[S]\n" + b"\n".join(lines) + b"\n", "DefaultEngine.ini")
     assert len(lookup((document,), "S", "K")) == engine
     assert len(lookup((document,), "S", "K", reader=IniReader.UBT)) == ubt
+
+
+def test_a_key_of_a_million_lines_is_read_from_its_own_lines_without_a_record_per_line() -> None:
+    lines = MIB // 6
+    data = b"\xef\xbb\xbf[S]\r\n" + b"+K=v\r\n" * lines + b"[T]\r\nK=w\r\n"
+    document = parse_ini(data, "DefaultEngine.ini")
+    assert document.value("S", "K") == IniValue("v", "DefaultEngine.ini", 2)  # '+' adds once: the first line
+    assert document.value("S", "K", reader=IniReader.UBT) == IniValue("v", "DefaultEngine.ini", 2)
+    assert len(document.get_all("S", "K", reader=IniReader.UBT)) == lines  # UnrealBuildTool's '+' adds them all
+    assert document.value("T", "k") == IniValue("w", "DefaultEngine.ini", lines + 3)
+    assert document.sections() == ("S", "T")
+    assert document.get("S", "Other") is None
+    assert not document._readings  # no reader read every line
