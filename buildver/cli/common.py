@@ -18,7 +18,7 @@ import typer
 from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
-    from buildver.projects.place import PlaceEngine
+    from buildver.projects.place import Place, PlaceEngine
     from buildver.versions.config import Config
 
 __all__ = [
@@ -93,18 +93,12 @@ class AgainstEngine(NamedTuple):
 def parse_against(text: str) -> AgainstEngine:
     """``--against``'s value: ``MAJOR.MINOR`` (a release, as EngineAssociation and ``UE_5.3`` name engines) or a
     whole engine version; anything else is a usage error (exit 2) with buildver's message."""
-    parts = text.strip().split(".")
-    if len(parts) == 2 and all(part.isascii() and part.isdigit() and len(part) <= 5 for part in parts):
-        from buildver.projects.place import release_engine_version
+    from buildver.projects.place import release_or_version
 
-        try:
-            return AgainstEngine(release_engine_version(int(parts[0]), int(parts[1])), True)
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from None
     try:
-        return AgainstEngine(EngineVersion.parse(text), False)
+        return AgainstEngine(*release_or_version(text))
     except ValueError as exc:
-        raise typer.BadParameter(f"{exc}; or a release, MAJOR.MINOR (5.3)") from None
+        raise typer.BadParameter(str(exc)) from None
 
 
 AgainstOption = Annotated[
@@ -120,7 +114,12 @@ AgainstOption = Annotated[
 
 
 def judging_engine(
-    start: Path, file: Path | None, against: AgainstEngine | None, *, config: Config | None = None
+    start: Path,
+    file: Path | None,
+    against: AgainstEngine | None,
+    *,
+    config: Config | None = None,
+    place: Place | None = None,
 ) -> PlaceEngine:
     """The engine ``project check`` and ``assets scan`` judge by, as ``buildver.projects.place`` decides it for
     ``start``: ``--against`` or ``--file`` (not both), else the place's own; EngineLookupError (one line, saying what
@@ -136,6 +135,7 @@ def judging_engine(
         file=file,
         against=None if against is None else against.version,
         against_release_only=against is not None and against.release_only,
+        place=place,
     )
     if engine.version is None:
         raise EngineLookupError(engine.missing or f"{start}: no engine is known here")

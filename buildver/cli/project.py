@@ -58,10 +58,11 @@ def check_command(
     from buildver.projects.place import PlaceKind, find_place
     from buildver.projects.verdicts import Status
 
+    place = None
     if path is None:  # the whole game or plugin the command runs in, not only the folder (Content/ holds none)
         place = find_place(Path("."))
         path = place.root if place.kind in (PlaceKind.GAME, PlaceKind.PLUGIN) else Path(".")
-    engine = judging_engine(path, file, against)
+    engine = judging_engine(path, file, against, place=place)
     engine_build = engine.build
     report = check_project(path, engine_build, engine_plugins=engine_plugins)
     if json_output:

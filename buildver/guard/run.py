@@ -548,8 +548,16 @@ class _EngineResolver:
 
     def __init__(self, root: Path, config: Config, reader: _Reader) -> None:
         self.root, self.config, self.reader = root, config, reader
+        self._version_files: dict[Path, VersionFile | None] = {}
 
     def read_version_file(self, path: Path) -> VersionFile | None:
+        """Each engine's Build.version once per run: projects sharing an engine (an engine's templates), and a
+        .uproject's staged and committed associations, ask for the same file."""
+        if path not in self._version_files:
+            self._version_files[path] = self._read_version_file(path)
+        return self._version_files[path]
+
+    def _read_version_file(self, path: Path) -> VersionFile | None:
         from buildver.versions.build_version import load_build_version, parse_build_version
 
         relative = os.path.relpath(path, self.root)

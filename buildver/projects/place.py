@@ -56,6 +56,7 @@ __all__ = [
     "game_versions",
     "place_engine",
     "release_engine_version",
+    "release_or_version",
     "stamped_version_file",
 ]
 
@@ -441,12 +442,13 @@ def engine_here(
     against: EngineVersion | None = None,
     against_release_only: bool = False,
     config: Config | None = None,
+    place: Place | None = None,
 ) -> PlaceEngine:
-    """The engine a command run on ``start`` judges against (:func:`place_engine`); the place is looked for only
-    when neither ``against`` nor ``file`` names the engine."""
+    """The engine a command run on ``start`` judges against (:func:`place_engine`); the place (``place``, when the
+    command has found it already) is looked for only when neither ``against`` nor ``file`` names the engine."""
     if against is not None or file is not None:
         place = Place(PlaceKind.OTHER, Path(os.path.abspath(start)), config=config)
-    else:
+    elif place is None:
         place = find_place(start, config=config)
     return place_engine(place, file=file, against=against, against_release_only=against_release_only)
 
@@ -559,8 +561,8 @@ def engine_setting(config: Config | None) -> PlaceEngine | None:
 
             loaded = load_build_version(value)
             return PlaceEngine(loaded.record.engine_version, where, loaded)
-        release_only = value.count(".") == 1
-        return PlaceEngine(value_version(value), where, None, release_only)
+        version, release_only = release_or_version(value)
+        return PlaceEngine(version, where, None, release_only)
     except BuildverError as exc:
         raise ConfigError(f"{config.source}: engine '{value}': {exc}") from None
 
@@ -581,14 +583,20 @@ def engine_build_record(version: EngineVersion) -> BuildVersion:
     )
 
 
-def value_version(text: str) -> EngineVersion:
-    """A release (``5.3``) or an engine version (``5.3.2-123+++UE5+Main``) as an engine version."""
+def release_or_version(text: str) -> tuple[EngineVersion, bool]:
+    """``--against``'s and the ``engine`` setting's text: a release (``5.3``, as EngineAssociation and ``UE_5.3``
+    name engines: :func:`release_engine_version`) or a whole engine version (``5.3.2-123+++UE5+Main``), and whether
+    only the release is known; InvalidVersionError for anything else."""
+    from buildver.errors import InvalidVersionError
     from buildver.versions.engine_version import EngineVersion
 
-    parts = text.split(".")
-    if len(parts) == 2 and all(part.isascii() and part.isdigit() for part in parts):
-        return release_engine_version(int(parts[0]), int(parts[1]))
-    return EngineVersion.parse(text)
+    parts = text.strip().split(".")
+    if len(parts) == 2 and all(part.isascii() and part.isdigit() and len(part) <= 5 for part in parts):
+        return release_engine_version(int(parts[0]), int(parts[1])), True
+    try:
+        return EngineVersion.parse(text), False
+    except ValueError as exc:
+        raise InvalidVersionError(f"{exc}; or a release, MAJOR.MINOR (5.3)") from None
 
 
 # -- the Python face -----------------------------------------------------------------------------------------------
