@@ -32,6 +32,7 @@ __all__ = [
     "GIT_TIMEOUT_VARIABLE",
     "Blob",
     "GitEntry",
+    "IgnoreRule",
     "RepositoryState",
     "find_repository_root",
     "git_failure",
@@ -115,9 +116,31 @@ def find_repository_root(start: Path) -> Path | None:
     return None
 
 
-def ignore_rules(paths: Iterable[Path]) -> dict[Path, str]:
-    """The rule that makes git ignore each of ``paths`` that ``git add`` would refuse, as ``file:line: pattern``
-    (``git check-ignore -v``); paths git keeps, tracked files and paths outside any repository are left out.
+class IgnoreRule(NamedTuple):
+    """The rule that makes git ignore a path (``git check-ignore -v``), and the exception that would keep it."""
+
+    source: str  # the file holding the rule: a .gitignore (relative to the repository), .git/info/exclude, ...
+    line: str
+    pattern: str
+    exception: str  # the ``!`` line that keeps the path, as the rule's own file names it
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.pattern}"
+
+
+def _exception(root: Path, source: str, relative: str) -> str:
+    """The ``!`` pattern that re-includes ``relative`` (a path from the repository's root) when written in
+    ``source``: a ``.gitignore`` names paths from its own folder; ``.git/info/exclude`` and the user's excludes file
+    name them from the repository's root (gitignore(5))."""
+    folder = posixpath.dirname(source)
+    if posixpath.basename(source) == ".gitignore" and not posixpath.isabs(source) and folder not in ("", "."):
+        relative = posixpath.relpath(relative, folder)
+    return f"!/{relative}"
+
+
+def ignore_rules(paths: Iterable[Path]) -> dict[Path, IgnoreRule]:
+    """The rule that makes git ignore each of ``paths`` that ``git add`` would refuse (``git check-ignore -v``);
+    paths git keeps, tracked files and paths outside any repository are left out.
 
     The paths need not exist (``init`` asks before it creates them). Each is asked of the repository that holds it.
     """
@@ -131,7 +154,7 @@ def ignore_rules(paths: Iterable[Path]) -> dict[Path, str]:
         if relative.startswith(os.pardir):
             continue
         by_root.setdefault(root, {})[Path(relative).as_posix()] = path
-    rules: dict[Path, str] = {}
+    rules: dict[Path, IgnoreRule] = {}
     for root, wanted in by_root.items():
         given = b"".join(os.fsencode(name) + b"\0" for name in wanted)
         output = _run_git(root, "check-ignore", "-v", "-z", "--stdin", allowed=(0, 1), given=given)[1]
@@ -141,7 +164,8 @@ def ignore_rules(paths: Iterable[Path]) -> dict[Path, str]:
         for index in range(0, len(fields) - 3, 4):
             source, line, pattern, name = (os.fsdecode(field) for field in fields[index : index + 4])
             if name in wanted and not pattern.startswith("!"):
-                rules[wanted[name]] = f"{Path(source).as_posix()}:{line}: {pattern}"
+                source = Path(source).as_posix()
+                rules[wanted[name]] = IgnoreRule(source, line, pattern, _exception(root, source, name))
     return rules
 
 

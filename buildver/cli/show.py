@@ -178,7 +178,7 @@ def _field_names(asked: list[str], build_version_names: tuple[str, ...]) -> list
                 names.append(name)  # ProjectVersion<Platform>: matched against the game's platform files
                 continue
             if name.lower() not in by_folded_name:
-                known = ", ".join((*build_version_names, *GAME_FIELD_NAMES))
+                known = ", ".join((*build_version_names, *GAME_FIELD_NAMES, "ProjectVersion<Platform>"))
                 raise typer.BadParameter(f"no field {name!r} (known: {known})", param_hint="'--field'")
         names.append(by_folded_name[name.lower()])
     return names

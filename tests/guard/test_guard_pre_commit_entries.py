@@ -14,7 +14,15 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import ROOT, GitRepository, git, run_buildver
-from test_guard_pre_commit import VERSION, hook_repository, pre_commit_run, project, readme_config, try_repo
+from test_guard_pre_commit import (
+    VERSION,
+    PublishedHook,
+    hook_repository,
+    pre_commit_run,
+    project,
+    readme_config,
+    run_published_hook,
+)
 
 __all__ = ["hook_repository"]  # the fixture, shared with the other pre-commit tests
 
@@ -108,14 +116,14 @@ def test_the_guard_takes_file_names_after_a_double_dash(git_repository: GitRepos
 
 @pytest.mark.slow
 def test_the_published_hook_refuses_staged_links_a_submodule_and_checks_dash_paths(
-    git_repository: GitRepository, hook_repository: tuple[Path, str]
+    git_repository: GitRepository, hook_repository: PublishedHook
 ) -> None:
     root = project(git_repository)
     staged_hostile_entries(root)
     (root / "-rf").mkdir()
     (root / "-rf" / "Build.version").write_text(NEGATIVE)
     git(root, "add", "--", "-rf/Build.version")
-    result = try_repo(root, hook_repository)
+    result = run_published_hook(root, hook_repository)
     assert result.returncode == 1, result.stdout + result.stderr
     for refusal in (*EXPECTED_REFUSALS, "-rf/Build.version: error[version-invalid]: "):
         assert refusal in result.stdout, result.stdout
