@@ -139,13 +139,12 @@ def bump(
     if file is None and place.kind is PlaceKind.PLUGIN and place.plugin is not None:
         return _bump_plugin(place.plugin, request, place.describe(), dry_run=dry_run)
     version_path = stamped_version_file(file, start=start, config=config, place=place)
+    where = place.describe() if file is None else ""  # --file names the file, wherever the command stands
     from buildver.stamp.update import write_planned
 
     return write_planned(
         version_path,
-        lambda version_file: plan_version_file_bump(
-            version_file, request, config=config, kind=place.kind, where=place.describe()
-        ),
+        lambda version_file: plan_version_file_bump(version_file, request, config=config, kind=place.kind, where=where),
         write=not dry_run,
         force=request.force,
     )
@@ -169,29 +168,34 @@ def plan_version_file_bump(
         raise InvalidVersionError(f"{path}: cannot hold {_dotted(target)}: {exc}") from None
     if request.reset_changelist:
         record = record.replace(changelist=0, compatible_changelist=0)
-    plan = BumpPlan(kind, where, path, _dotted(current), _dotted(target))
-    if record == old:
-        return plan
-    version_change = version_file.change_to(record)
-    changes = [version_change]
-    lines = [
-        f"{path}: {field.name} {_as_in_file(getattr(old, field.attribute))} -> "
-        f"{_as_in_file(getattr(record, field.attribute))}"
-        for field in FIELDS
-        if getattr(old, field.attribute) != getattr(record, field.attribute)
-    ]
-    new_file = parse_build_version(version_change.new, path)
+    changes: list[FileChange] = []
+    lines: list[str] = []
+    new_file = version_file
+    if record != old:
+        changes.append(version_file.change_to(record))
+        lines += [
+            f"{path}: {field.name} {_as_in_file(getattr(old, field.attribute))} -> "
+            f"{_as_in_file(getattr(record, field.attribute))}"
+            for field in FIELDS
+            if getattr(old, field.attribute) != getattr(record, field.attribute)
+        ]
+        new_file = parse_build_version(changes[0].new, path)
+    # The header and Version.h's numbers follow from the record alone: planned even when the version stays, so
+    # that --set to the version there brings them in line (and changes nothing when they are).
     headers, header_lines, warnings = _plan_headers(new_file, target, request, config)
     changes += headers
     lines += header_lines
-    game_config = _release_templates(config)
+    game_config = _release_templates(config) if target != current else None
     if game_config is not None:
         from buildver.stamp.game_files import plan_game_files
 
         game = plan_game_files(path, record, game_config, allow_backwards=request.allow_backwards)
         changes += [planned.change for planned in game]
         lines += [planned.summary for planned in game if planned.change.changed]
-    return plan._replace(changes=tuple(changes), lines=tuple(lines), warnings=warnings)
+    changed = tuple(change for change in changes if change.changed)
+    return BumpPlan(
+        kind, where, path, _dotted(current), _dotted(target), changed, tuple(lines), warnings if changed else ()
+    )
 
 
 def _as_in_file(value: object) -> str:

@@ -59,8 +59,9 @@ def describe_rules(plan: UpdatePlan) -> str:
 def bump_headline(plan: BumpPlan, *, dry_run: bool = False) -> str:
     """``bump``'s first line: the version before and after, and where the command stands; or, when the version
     stays as it was, that there is nothing to change."""
-    if plan.same_version and not plan.changes:
-        return printable(f"{plan.path}: already at {plan.new}; nothing to change") + "\n"
+    if plan.same_version:
+        rest = "bringing the other values in line with it" if plan.changes else "nothing to change"
+        return printable(f"{plan.path}: already at {plan.new}; {rest}") + "\n"
     where = f" in {plan.where}" if plan.where else ""
     return printable(f"{plan.old} -> {plan.new}{where}{' (dry run: nothing written)' if dry_run else ''}") + "\n"
 
