@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from buildver.errors import DescriptorError
-from buildver.projects.descriptor_json import json_type, read_object, string_field
+from buildver.projects.descriptor_json import file_version, json_type, read_object, string_field
 
 __all__ = [
     "MAX_PLUGIN_VERSION",
@@ -59,10 +59,11 @@ class PluginVersion(NamedTuple):
 
 def parse_plugin_version(data: bytes, path: Path) -> PluginVersion:
     """The Version and VersionName of the ``.uplugin`` whose bytes are ``data``; DescriptorError naming ``path``
-    when Unreal could not read the file, or when Version is not a whole number in ``int32``'s range (Unreal would
-    round or drop such a value: buildver does not guess which)."""
+    when Unreal could not read the file (not JSON, no FileVersion Unreal reads), or when Version is not a whole
+    number in ``int32``'s range (Unreal would round or drop such a value: buildver does not guess which)."""
     shown = str(path)
     document = read_object(data, shown)
+    file_version(document, shown, "PluginFileVersion")  # Unreal reads nothing else of a file it refuses
     value = document.get("version")
     if value is None:
         version = 0

@@ -587,16 +587,21 @@ def test_a_plugin_version_that_cannot_grow_is_one_error(
 # -- what is refused, and every file left as it was --------------------------------------------------------------
 
 
+ONE_OF = "give either the part to raise (major, minor or patch) or --set MAJOR.MINOR.PATCH"
+NOT_A_RELEASE = "is not MAJOR.MINOR.PATCH, three whole numbers from 0 to 65535"
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ([], "give either the part to raise (major, minor or patch) or --set MAJOR.MINOR.PATCH"),
-        (["minor", "--set", "1.5.0"], "give either the part to raise (major, minor or patch) or --set MAJOR.MINOR.PATCH"),
-        (["--set", "1.5"], "Invalid value for '--set': '1.5' is not MAJOR.MINOR.PATCH, three whole numbers from 0 to 65535"),
-        (["--set", "1.5.65536"], "Invalid value for '--set': '1.5.65536' is not MAJOR.MINOR.PATCH, three whole numbers from 0 to 65535"),
+        ([], ONE_OF),
+        (["minor", "--set", "1.5.0"], ONE_OF),
+        (["--set", "1.5"], f"Invalid value for '--set': '1.5' {NOT_A_RELEASE}"),
+        (["--set", "1.5.65536"], f"Invalid value for '--set': '1.5.65536' {NOT_A_RELEASE}"),
+        (["--set", "\u0661.5.0"], f"Invalid value for '--set': '\u0661.5.0' {NOT_A_RELEASE}"),  # an Arabic-Indic 1
         (["huge"], "Invalid value for '[major|minor|patch]': 'huge' is not one of 'major', 'minor', 'patch'."),
     ],
-)  # fmt: skip
+)
 def test_bad_usage_is_exit_2_and_nothing_is_written(
     game: Path, capsys: pytest.CaptureFixture[str], arguments: list[str], message: str
 ) -> None:
