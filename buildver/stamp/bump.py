@@ -6,7 +6,7 @@ Where the command stands is ``buildver.projects.place``'s answer (as ``update-lo
   MinorVersion and PatchVersion (every other value kept: the changelists only with ``reset_changelist``); the
   header update-local writes there, as ``buildver header`` writes it for the new file; in an engine tree, Version.h's
   ``ENGINE_MAJOR/MINOR/PATCH_VERSION`` and the ``static_assert`` 5.3 on repeats them (the engine reports those:
-  ``docs/unreal-rules.md`` §3.12); in a game, each configured template that names ``{Major}``, ``{Minor}`` or
+  ``docs/unreal-rules.md`` §3.11); in a game, each configured template that names ``{Major}``, ``{Minor}`` or
   ``{Patch}`` (ProjectVersion, Android's StoreVersion), stamped as update-local stamps it. A template of changelists
   alone (``{Changelist}``) is left to update-local: a bump does not change it.
 - **a plugin's own repository**: the ``.uplugin``'s VersionName, and its Version one higher (``plugin_version``).
