@@ -6,11 +6,12 @@ annotations``: typer reads the real annotation objects, instead of evaluating th
 
 import enum
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from buildver.cli.common import FileOption, JsonFlag, colour_diff, palette, print_json, print_warning
+from buildver.cli.common import JsonFlag, colour_diff, palette, print_json, print_warning
 
 
 class Part(enum.Enum):
@@ -67,7 +68,16 @@ def bump(
     skip_header: Annotated[
         bool, typer.Option("--skip-header", help="Leave every header alone (an engine's Version.h included).")
     ] = False,
-    file: FileOption = None,
+    file: Annotated[
+        Path | None,
+        typer.Option(
+            "--file",
+            "-f",
+            help="The Build.version, or a plugin's .uplugin, to bump; default: the place's own (Build/Build.version "
+            "or Engine/Build/Build.version here or above, or the .uplugin of a plugin's own repository).",
+            show_default=False,
+        ),
+    ] = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the planned changes as a diff; write nothing.")
     ] = False,

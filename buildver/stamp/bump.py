@@ -128,11 +128,15 @@ def bump(
     config: Config | None = None,
     dry_run: bool = False,
 ) -> tuple[BumpPlan, list[Path]]:
-    """Plan the bump where ``start`` (default: the current folder) stands, or of ``file`` (a Build.version), and
-    (unless ``dry_run``) write every file it changes, all or nothing; return the plan and the files written."""
+    """Plan the bump where ``start`` (default: the current folder) stands, or of ``file`` (a Build.version, or a
+    plugin's ``.uplugin``: a plugin inside a game stands in the game), and (unless ``dry_run``) write every file it
+    changes, all or nothing; return the plan and the files written."""
+    from buildver.file_names import PLUGIN_SUFFIX
     from buildver.versions.config import load_config
 
     _check(request)
+    if file is not None and os.fspath(file).lower().endswith(PLUGIN_SUFFIX):
+        return _bump_plugin(Path(os.path.abspath(file)), request, "", dry_run=dry_run)
     if config is None:
         config = load_config(start)
     place = find_place(start, config=config, below=False)
@@ -340,6 +344,8 @@ def _count(numbers: tuple[int, ...], target: Release) -> int:
 def _bump_plugin(plugin: Path, request: BumpRequest, where: str, *, dry_run: bool) -> tuple[BumpPlan, list[Path]]:
     """:func:`plan_plugin_bump` of the ``.uplugin`` at ``plugin``, written (unless ``dry_run``) under its folder's
     lock; a run killed before the rename left its temporary file beside it, which is removed first."""
+    if not plugin.parent.is_dir():
+        raise DescriptorError(f"{plugin}: no such file")
     with locked(plugin.parent):
         try:
             data = read_existing(plugin)

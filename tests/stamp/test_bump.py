@@ -725,3 +725,30 @@ def test_a_release_edited_by_hand_in_one_file_is_refused_by_the_guard_and_bump_s
     assert run(capsys, "--set", "5.3.1")[0] == 0
     git(root, "add", "-A")
     assert main(["guard"]) == 0
+
+
+def test_file_names_a_plugin_inside_a_game_which_stands_in_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # UXTools' own repository keeps the plugin in its test game, as Plugins/UXTools/UXTools.uplugin.
+    root = make_game(tmp_path / "TankFire")
+    folder = UXTOOLS / "release-0.12.0"
+    plugin = root / "Plugins" / "UXTools" / "UXTools.uplugin"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_bytes((folder / "before.uplugin").read_bytes())
+    monkeypatch.chdir(plugin.parent)
+    capsys.readouterr()
+    before = files(root)
+    code, out, _ = run(capsys, "minor", "--dry-run")
+    assert code == 0
+    assert out.startswith(f"1.4.2 -> 1.5.0 in a game project, {root / 'TankFire.uproject'} (dry run")  # the game's
+    code, out, _ = run(capsys, "minor", "--file", "UXTools.uplugin")
+    assert code == 0
+    assert out.startswith("0.11.0 -> 0.12.0\n")
+    assert changed(before, files(root)) == {"Plugins/UXTools/UXTools.uplugin"}
+    assert plugin.read_bytes() == (folder / "after.uplugin").read_bytes()
+    assert run(capsys, "minor", "--file", "Missing/X.uplugin") == (
+        1,
+        "",
+        f"buildver: error: {plugin.parent / 'Missing' / 'X.uplugin'}: no such file\n",
+    )
