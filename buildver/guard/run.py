@@ -289,14 +289,17 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
 
     # The first batch: the engine's Build.version and every staged Build.version and game config, with HEAD's for
     # each staged one. Blobs are asked for by object id, from the index's entries.
-    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs, *staged_projects]))
+    # An engine tree's Version.h, whose numbers must be its Build.version's: read in this batch, where the engine's
+    # Build.version is (found from the work tree's layout: a few stat calls, and no git process of its own).
+    version_hs = {path: found for path in engine_candidates if (found := _version_h_path(root, path)) is not None}
+    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs, *staged_projects, *version_hs.values()]))
     index = reader.entries(wanted)
     compared = [path for path in dict.fromkeys([*versions, *game_configs, *staged_projects]) if path in index]
     in_head = reader.head_entries(compared)
-    kinds = {
-        path: "game-config" if path in game_configs else "project" if path in staged_projects else "version"
-        for path in wanted
-    }
+    kinds = dict.fromkeys(wanted, "version")  # the later kinds win: a game config, a project, then a Version.h
+    kinds.update(dict.fromkeys((path for path in version_hs.values() if path not in versions), "header"))
+    kinds.update(dict.fromkeys(staged_projects, "project"))
+    kinds.update(dict.fromkeys(game_configs, "game-config"))
     checked_now = {*versions, *game_configs}
     blobs = reader.read(
         [
@@ -317,7 +320,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     # only: packages can be gigabytes, and a Git LFS package's blob is only a pointer.
     header_path, header_configured, macros = _header_path(root, engine_path, engine_file, config)
     check_the_header = header_path is not None and (engine_path in versions or header_path in candidates)
-    version_h = _version_h_path(root, engine_path) if engine_file is not None else None
+    version_h = version_hs.get(engine_path) if engine_path is not None and engine_file is not None else None
     check_numbers = version_h is not None and (engine_path in versions or version_h in candidates)
     ini_of_package = _engine_ini_paths(root, packages) if packages else {}
     inis = sorted({ini for ini in ini_of_package.values() if ini is not None})
@@ -331,7 +334,6 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         **dict.fromkeys(folder_manifests, "manifest"),
         **dict.fromkeys(plugins, "plugin"),
         **dict.fromkeys(header_paths, "header"),
-        **dict.fromkeys([version_h] if check_numbers and version_h else [], "header"),
     }
     index = reader.entries([*small_kinds, *packages])
     to_check = {*header_paths, *manifests, *plugins}
@@ -363,8 +365,8 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     if header is not None and any(path == header_path for _, path, _ in reader.refused):
         header = None  # reported as refused
     engine_numbers = None
-    if check_numbers and version_h is not None and not any(path == version_h for _, path, _ in reader.refused):
-        engine_numbers = (version_h, small.get(version_h))
+    if check_numbers and version_h is not None:
+        engine_numbers = (version_h, staged.get(version_h))
         checked += header is None or header[0] != version_h  # 4.18's Version.h is the header, counted already
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
