@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers
 from buildver.errors import DescriptorError, HeaderError, InvalidVersionError, UsageError, VersionBackwardsError
 from buildver.projects.place import PlaceKind, find_place, stamped_version_file
+from buildver.stamp.rules import HEADER_HINT
 from buildver.versions.build_version import FIELDS, parse_build_version
 
 if TYPE_CHECKING:
@@ -241,7 +242,10 @@ def _plan_headers(
 
             base = planned.new if planned is not None else old
             text = _decoded(base, version_h)
-            new = set_engine_numbers(text, target, str(version_h))
+            try:
+                new = set_engine_numbers(text, target, str(version_h))
+            except HeaderError as exc:
+                raise HeaderError(f"{exc}; {HEADER_HINT}") from None
             before = version_h_numbers(text)
             if version_h_numbers(new) != target:  # pragma: no cover - a guard against a wrong edit
                 raise HeaderError(f"{version_h}: the edited file does not read back as {_dotted(target)}")
@@ -259,14 +263,14 @@ def _read(path: Path) -> bytes | None:
     try:
         return read_existing(path)
     except OSError as exc:
-        raise HeaderError(f"{path}: cannot read the header ({exc.strerror})") from exc
+        raise HeaderError(f"{path}: cannot read the header ({exc.strerror}); {HEADER_HINT}") from exc
 
 
 def _decoded(data: bytes, path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise HeaderError(f"{path}: byte {exc.start}: the header is not UTF-8") from exc
+        raise HeaderError(f"{path}: byte {exc.start}: the header is not UTF-8; {HEADER_HINT}") from exc
 
 
 def _release_templates(config: Config) -> Config | None:

@@ -752,3 +752,29 @@ def test_file_names_a_plugin_inside_a_game_which_stands_in_the_game(
         "",
         f"buildver: error: {plugin.parent / 'Missing' / 'X.uplugin'}: no such file\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("version_h", "message"),
+    [
+        (b"#pragma once\n#define ENGINE_MAJOR_VERSION 5\n", "unable to find line '#define ENGINE_MINOR_VERSION'"),
+        (b"#define ENGINE_MAJOR_VERSION \\\n5\n", "line 1: '#define ENGINE_MAJOR_VERSION' continues on the next line"),
+        (b"\xff\xfe#define", "byte 0: the header is not UTF-8"),
+    ],
+)
+def test_a_version_h_buildver_cannot_edit_is_one_error_that_says_how_to_leave_it_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], version_h: bytes, message: str
+) -> None:
+    root = make_engine(tmp_path / "UE", "5.3")
+    (root / VERSION_H).write_bytes(version_h)
+    monkeypatch.chdir(root)
+    before = files(root)
+    code, out, err = run(capsys, "minor")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"buildver: error: {root / VERSION_H}: {message}"
+        + ("" if "line 1" not in message else " (it ends with a backslash), which buildver cannot patch safely")
+        + "; to leave the header alone, pass --skip-header or set skip-header = true in [tool.buildver]\n"
+    )
+    assert files(root) == before
+    assert run(capsys, "minor", "--skip-header")[0] == 0
