@@ -92,8 +92,7 @@ def bump(
     Version.h numbers, a game's ProjectVersion and StoreVersion where their templates name {Major}, {Minor} or
     {Patch}; in a plugin's own repository, the .uplugin's VersionName and Version (one higher).
     """
-    from buildver.stamp.bump import BumpRequest
-    from buildver.stamp.bump import bump as run_bump
+    from buildver.stamp.bump import BumpRequest, bump_release
     from buildver.stamp.report import bump_document, bump_headline, bump_summary
 
     request = BumpRequest(
@@ -104,7 +103,7 @@ def bump(
         skip_header=skip_header,
         force=force,
     )
-    plan, written = run_bump(None, request, file=file, dry_run=dry_run)
+    plan, written = bump_release(None, request, file=file, dry_run=dry_run)
     for warning in plan.warnings:
         print_warning(warning)
     if json_output:

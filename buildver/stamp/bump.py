@@ -32,7 +32,15 @@ if TYPE_CHECKING:
     from buildver.versions.build_version import VersionFile
     from buildver.versions.config import Config
 
-__all__ = ["PARTS", "BumpPlan", "BumpRequest", "bump", "next_release", "plan_plugin_bump", "plan_version_file_bump"]
+__all__ = [
+    "PARTS",
+    "BumpPlan",
+    "BumpRequest",
+    "bump_release",
+    "next_release",
+    "plan_plugin_bump",
+    "plan_version_file_bump",
+]
 
 PARTS = ("major", "minor", "patch")
 """What ``bump`` raises: the rest after it goes to 0, as semantic versioning and Unreal's releases do."""
@@ -121,7 +129,7 @@ def _target(current: Release, request: BumpRequest, path: Path) -> Release:
     return request.release
 
 
-def bump(
+def bump_release(
     start: Path | None,
     request: BumpRequest,
     *,
