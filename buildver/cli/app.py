@@ -38,6 +38,7 @@ _COMMANDS = {
     "update-local": "buildver.cli.update:update_local",
     "header": "buildver.cli.update:header_command",
     "init": "buildver.cli.init:init",
+    "bump": "buildver.cli.bump:bump",
     "engine": "buildver.cli.engine:engine",
     "engines": "buildver.cli.engine:engines",
     "guard": "buildver.cli.app:guard_command",

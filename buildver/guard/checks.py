@@ -8,7 +8,9 @@
   ``[Core.System] ZeroEngineVersionWarning`` turns it off in the project's ``Config/DefaultEngine.ini``.
 - ``.modules`` manifests: one BuildId per binaries folder, equal to Build.version's BuildId when that is forced.
 - Plugin descriptors (``.uplugin``): Unreal can read them, and the staged engine's CompatibleWith() accepts their
-  EngineVersion (the rule of ``buildver project check``).
+  EngineVersion (the rule of ``buildver project check``); against HEAD's, their Version never decreases, and grows
+  with a new VersionName.
+- An engine tree's Version.h: its ENGINE_MAJOR/MINOR/PATCH_VERSION are the staged Build.version's.
 """
 
 from __future__ import annotations
@@ -31,12 +33,14 @@ if TYPE_CHECKING:
 __all__ = [
     "GUARD_HEADER_HINT",
     "backwards_problem",
+    "check_engine_numbers",
     "check_game_config",
     "check_header",
     "check_manifests",
     "check_package",
     "check_package_summary",
     "check_plugin",
+    "check_plugin_version",
     "check_version",
     "unreadable_package",
 ]
@@ -286,6 +290,66 @@ def check_plugin(
     if result.status is Status.WARNING:
         return settings.finding("plugin-engine-version-unparsed", path, result.reason)
     return []
+
+
+def check_plugin_version(
+    path: str, staged: bytes, head: bytes | None, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """A staged ``.uplugin``'s Version and VersionName against HEAD's (``buildver.projects.plugin_version``): the
+    Version never decreases, and a new VersionName comes with a higher Version, as Epic's reference asks ("must
+    increase with every version of the plugin"). A file either side cannot be read by is left to ``plugin-invalid``
+    (and HEAD's problems were HEAD's commit's to report)."""
+    if head is None:
+        return []
+    from buildver.projects.plugin_version import parse_plugin_version
+
+    try:
+        new, old = parse_plugin_version(staged, Path(path)), parse_plugin_version(head, Path(path))
+    except BuildverError:
+        return []
+    if new.version < old.version:
+        return settings.finding(
+            "plugin-version-backwards",
+            path,
+            f"Version goes backwards: {old.version} in HEAD, {new.version} staged (it must grow with every version "
+            "of the plugin)",
+        )
+    if new.version_name != old.version_name and new.version == old.version:
+        return settings.finding(
+            "plugin-version-not-raised",
+            path,
+            f"VersionName changes ({old.version_name!r} in HEAD, {new.version_name!r} staged) but Version stays "
+            f"{new.version}: a new version of the plugin needs a higher one (buildver bump raises both)",
+        )
+    return []
+
+
+def check_engine_numbers(
+    path: str, staged: bytes | None, version_file: VersionFile, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """An engine tree's staged Version.h (``path``) against its staged Build.version: the engine reports the
+    numbers Version.h gives (``FEngineVersion::Current()``), UnrealBuildTool Build.version's; the two must agree.
+    A Version.h that is not in the index, or whose numbers cannot be read, is not judged."""
+    from buildver.stamp.metadata_cs import version_h_numbers
+
+    if staged is None:
+        return []
+    try:
+        numbers = version_h_numbers(staged.decode("utf-8"))
+    except UnicodeDecodeError:
+        return []
+    record = version_file.record
+    release = (record.major_version, record.minor_version, record.patch_version)
+    if numbers is None or numbers == release:
+        return []
+    shown = ".".join(map(str, numbers))
+    return settings.finding(
+        "engine-numbers",
+        path,
+        f"ENGINE_MAJOR/MINOR/PATCH_VERSION say {shown}, {version_file.path.as_posix()} says {_release(record)}: "
+        f"the engine would report {shown} while UnrealBuildTool builds {_release(record)}; bring them in line "
+        "with: buildver bump --set MAJOR.MINOR.PATCH",
+    )
 
 
 # -- a game's own versions ----------------------------------------------------------------------------------------

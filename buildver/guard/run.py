@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING
 from buildver.errors import UsageError
 from buildver.file_names import MANIFEST_SUFFIX, PACKAGE_EXTENSIONS, PLUGIN_SUFFIX, PROJECT_SUFFIX, VERSION_FILE_NAME
 from buildver.guard.checks import (
+    check_engine_numbers,
     check_game_config,
     check_header,
     check_manifests,
     check_package_summary,
     check_plugin,
+    check_plugin_version,
     check_version,
     unreadable_package,
 )
@@ -140,7 +142,7 @@ class Snapshot:
     staged: dict[str, bytes | None]
     """The staged bytes of those, and the engine's Build.version; None when not in the index or not read."""
     committed: dict[str, bytes | None]
-    """HEAD's bytes of the staged Build.version and game config files."""
+    """HEAD's bytes of the staged Build.version, game config and ``.uplugin`` files."""
     refused: tuple[tuple[str, str, str], ...]
     """``(check, path, why)``: staged files not read (larger than their limit, or not a file in the index)."""
     engine_path: str | None
@@ -150,6 +152,8 @@ class Snapshot:
     engine_file: VersionFile | None
     header: tuple[str, bytes | None, bool, MacroNames | None] | None
     """The version header to check: its path, its staged bytes, and whether it is configured."""
+    engine_numbers: tuple[str, bytes | None] | None
+    """An engine tree's Version.h and its staged bytes, when its numbers are to be checked against Build.version's."""
     manifests: tuple[str, ...]
     manifest_blobs: dict[str, bytes]
     """The staged manifests and every other manifest of their folders."""
@@ -285,14 +289,17 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
 
     # The first batch: the engine's Build.version and every staged Build.version and game config, with HEAD's for
     # each staged one. Blobs are asked for by object id, from the index's entries.
-    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs, *staged_projects]))
+    # An engine tree's Version.h, whose numbers must be its Build.version's: read in this batch, where the engine's
+    # Build.version is (found from the work tree's layout: a few stat calls, and no git process of its own).
+    version_hs = {path: found for path in engine_candidates if (found := _version_h_path(root, path)) is not None}
+    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs, *staged_projects, *version_hs.values()]))
     index = reader.entries(wanted)
     compared = [path for path in dict.fromkeys([*versions, *game_configs, *staged_projects]) if path in index]
     in_head = reader.head_entries(compared)
-    kinds = {
-        path: "game-config" if path in game_configs else "project" if path in staged_projects else "version"
-        for path in wanted
-    }
+    kinds = dict.fromkeys(wanted, "version")  # the later kinds win: a game config, a project, then a Version.h
+    kinds.update(dict.fromkeys((path for path in version_hs.values() if path not in versions), "header"))
+    kinds.update(dict.fromkeys(staged_projects, "project"))
+    kinds.update(dict.fromkeys(game_configs, "game-config"))
     checked_now = {*versions, *game_configs}
     blobs = reader.read(
         [
@@ -313,6 +320,8 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     # only: packages can be gigabytes, and a Git LFS package's blob is only a pointer.
     header_path, header_configured, macros = _header_path(root, engine_path, engine_file, config)
     check_the_header = header_path is not None and (engine_path in versions or header_path in candidates)
+    version_h = version_hs.get(engine_path) if engine_path is not None and engine_file is not None else None
+    check_numbers = version_h is not None and (engine_path in versions or version_h in candidates)
     ini_of_package = _engine_ini_paths(root, packages) if packages else {}
     inis = sorted({ini for ini in ini_of_package.values() if ini is not None})
     folder_manifests = _folder_manifests(root, manifests) if manifests else []
@@ -328,7 +337,14 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     }
     index = reader.entries([*small_kinds, *packages])
     to_check = {*header_paths, *manifests, *plugins}
-    small = reader.read([(path, kind, index.get(path), path in to_check) for path, kind in small_kinds.items()])
+    plugin_heads = reader.head_entries(plugins) if plugins else {}  # a plugin's Version is compared with HEAD's
+    small = reader.read(
+        [
+            *((path, kind, index.get(path), path in to_check) for path, kind in small_kinds.items()),
+            *((f"HEAD:{path}", "plugin", plugin_heads.get(path), False) for path in plugins),
+        ]
+    )
+    committed.update({path: small[f"HEAD:{path}"] for path in plugins})
 
     streamed: list[str] = []
     for path in packages:
@@ -348,6 +364,10 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         checked += header_path not in {*versions, *packages, *manifests, *plugins}
     if header is not None and any(path == header_path for _, path, _ in reader.refused):
         header = None  # reported as refused
+    engine_numbers = None
+    if check_numbers and version_h is not None:
+        engine_numbers = (version_h, staged.get(version_h))
+        checked += header is None or header[0] != version_h  # 4.18's Version.h is the header, counted already
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
     }
@@ -366,6 +386,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         engine_candidates=tuple(engine_candidates),
         engine_file=engine_file,
         header=header,
+        engine_numbers=engine_numbers,
         manifests=tuple(manifests),
         manifest_blobs={path: data for path in folder_manifests if (data := small.get(path)) is not None},
         plugins={path: small.get(path) for path in plugins},
@@ -416,6 +437,9 @@ def check(snapshot: Snapshot) -> list[Finding]:
     if snapshot.header is not None and engine_file is not None:
         path, staged, configured, macros = snapshot.header
         findings += check_header(path, staged, engine_file, configured=configured, macros=macros, settings=settings)
+    if snapshot.engine_numbers is not None and engine_file is not None:
+        path, staged = snapshot.engine_numbers
+        findings += check_engine_numbers(path, staged, engine_file, settings)
     if snapshot.manifests:
         forced = "" if engine_file is None else engine_file.record.build_id
         findings += check_manifests(snapshot.manifest_blobs, snapshot.manifests, forced, settings)
@@ -427,8 +451,10 @@ def check(snapshot: Snapshot) -> list[Finding]:
         engine = snapshot.engine_of[path]
         if data is None:
             findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
-        elif engine.version is not None:
+            continue
+        if engine.version is not None:
             findings += check_plugin(path, data, _record(engine), settings)
+        findings += check_plugin_version(path, data, snapshot.committed.get(path), settings)
     root = snapshot.root
     for path in snapshot.working_tree_packages:
         engine = snapshot.engine_of[path]
@@ -745,6 +771,18 @@ def _header_path(
     if config.header is not None:
         return _repository_path(root, root, config.header), True, macros
     return (None, False, None) if header is None else (_repository_path(root, root, header), False, macros)
+
+
+def _version_h_path(root: Path, engine_path: str | None) -> str | None:
+    """The repository path of the Version.h of the engine tree whose Build.version is at ``engine_path`` (as the
+    work tree lays it out), or None when that is no engine tree's."""
+    if engine_path is None:
+        return None
+    from buildver.stamp.rules import VERSION_H
+    from buildver.versions.engine_tree import engine_root
+
+    engine = engine_root(root / engine_path)
+    return None if engine is None else _repository_path(root, root, engine / VERSION_H)
 
 
 def _engine_ini_paths(root: Path, packages: list[str]) -> dict[str, str | None]:

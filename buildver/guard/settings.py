@@ -41,6 +41,11 @@ CHECKS: tuple[Check, ...] = (
     Check("promoted-without-changelist", Severity.WARNING, "IsPromotedBuild 1 with Changelist 0"),
     Check("forced-build-id", Severity.WARNING, "a BuildId in Build.version (Unreal's documentation advises against)"),
     Check("header", Severity.ERROR, "the version header differs from what buildver header writes"),
+    Check(
+        "engine-numbers",
+        Severity.ERROR,
+        "an engine tree's Version.h whose ENGINE_MAJOR/MINOR/PATCH_VERSION differ from its Build.version's",
+    ),
     Check("no-engine-version", Severity.WARNING, "packages staged but no valid Build.version to check them against"),
     Check("package-newer", Severity.ERROR, "a package the staged Build.version's engine cannot load"),
     Check("package-cooked", Severity.ERROR, "a cooked or unversioned package in a source tree"),
@@ -56,6 +61,12 @@ CHECKS: tuple[Check, ...] = (
     Check("plugin-invalid", Severity.ERROR, "a .uplugin that Unreal cannot read"),
     Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),
     Check("plugin-engine-version-unparsed", Severity.WARNING, "a .uplugin EngineVersion that does not parse"),
+    Check("plugin-version-backwards", Severity.ERROR, "a .uplugin whose Version decreases"),
+    Check(
+        "plugin-version-not-raised",
+        Severity.WARNING,
+        "a .uplugin whose VersionName changes while its Version does not grow",
+    ),
     Check("game-config-invalid", Severity.ERROR, "a staged Config/DefaultGame.ini or DefaultEngine.ini unreadable"),
     Check(
         "project-engine-older",

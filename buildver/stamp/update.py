@@ -47,6 +47,7 @@ __all__ = [
     "UpdatePlan",
     "UpdateRequest",
     "github_output",
+    "hotfix_warning",
     "journal_project",
     "plan_update",
     "update_local",
@@ -178,13 +179,11 @@ def plan_update(
         game = plan_game_files(version_file.path, record, config)
         changes += [planned.change for planned in game]
         game_changes = tuple(planned.summary for planned in game if planned.change.changed)
-    warnings = _hotfix_warning(chosen, record, header, request)
+    warnings = hotfix_warning(chosen, record, header)
     return UpdatePlan(version_file, record, sources, chosen, tuple(changes), game_changes, warnings)
 
 
-def _hotfix_warning(
-    chosen: ChosenRules, record: BuildVersion, header: Path | None, request: UpdateRequest
-) -> tuple[str, ...]:
+def hotfix_warning(chosen: ChosenRules, record: BuildVersion, header: Path | None) -> tuple[str, ...]:
     """4.18's Version.h stops the compile of an Epic hotfix (patch above 0) whose compatible changelist is its own
     changelist ("ENGINE_COMPATIBLE_CL_VERSION must be manually defined for hotfix builds"), which 4.18's UAT writes
     when -CompatibleCL is not given. buildver writes the same, and says so first (``docs/unreal-rules.md`` §3.3)."""

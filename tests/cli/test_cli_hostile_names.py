@@ -60,6 +60,10 @@ def test_no_command_prints_a_hostile_folder_name_raw(tmp_path: Path) -> None:
     shutil.copyfile(ROCK, root / "stone.json")
     empty = tmp_path / f"{HOSTILE}-new"
     empty.mkdir()
+    plugin = tmp_path / f"{HOSTILE}-plugin"
+    plugin.mkdir()
+    (plugin / f"{HOSTILE}.uplugin").write_text('{"FileVersion": 3, "Version": 1, "VersionName": "1.0"}')
+    git(plugin, "init", "--quiet")
     runs = [
         (root, ["update-local", "--cl", "5", "--branch", "++Game+Main"]),
         (root, ["update-local", "--cl", "6", "--dry-run"]),
@@ -68,6 +72,12 @@ def test_no_command_prints_a_hostile_folder_name_raw(tmp_path: Path) -> None:
         (root, ["header"]),
         (root, ["show"]),
         (root, ["show", "--json"]),
+        (root, ["bump", "patch", "--dry-run"]),
+        (root, ["bump", "patch"]),
+        (root, ["bump", "patch", "--json"]),
+        (root, ["bump", "--set", "1.0.0"]),  # refused: older, the path in the error line
+        (plugin, ["bump", "minor"]),
+        (plugin, ["show"]),
         (root, ["compare", "1.0.0", "1.0.1"]),
         (root, ["assets", "scan", ".", "--against", "5.3"]),
         (root, ["assets", "scan", ".", "--against", "5.3", "--json"]),

@@ -69,7 +69,7 @@ def test_field_prints_bare_values_one_per_line(argv: list[str], expected: str) -
     ("argv", "message"),
     [
         (["--field", "CompatibleWith"], "Invalid value for '--field': no field 'CompatibleWith' (known: MajorVersion"),
-        (["--field", "Nope"], "IOSBundleVersion, ProjectVersion<Platform>)"),  # the per-platform form is named too
+        (["--field", "Nope"], "IOSBundleVersion, ProjectVersion<Platform>, "),  # the per-platform form is named too
         (["--json", "--format", "text"], "Invalid value for '--format': --json and --format text disagree"),
         (["--format", "yaml"], "Invalid value for '--format'"),
     ],

@@ -214,6 +214,49 @@ def project(root: Path) -> None:
     (root / "UE" / "Engine" / "Source").mkdir()
 
 
+def release_game(root: Path) -> None:
+    """A game repository after ``buildver init --version 1.4.2``: TankFire's real config files (ProjectVersion
+    1.0.3.0, StoreVersion 3), a ``.uproject``, its Build.version, its header and the ProjectVersion template."""
+    shutil.copytree(DATA / "ini" / "tankfire" / "Config", root / "Config")
+    write(
+        root,
+        {
+            "TankFire.uproject": '{\n\t"FileVersion": 3,\n\t"EngineAssociation": "5.3",\n\t"Modules": []\n}',
+            "Build/Build.version": build_version(1, 4, 2, 0, 0, BranchName=""),
+            "buildver.toml": (
+                'version-file = "Build/Build.version"\nproject-version = "{Major}.{Minor}.{Patch}.{Changelist}"\n'
+            ),
+        },
+    )
+    environment = {**clean_environment(root.parent / "home"), **GIT_IDENTITY, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(
+        [sys.executable, "-m", "buildver", "header"], cwd=root, env=environment, check=True, capture_output=True
+    )
+    for arguments in (["init", "--quiet"], ["add", "--all"], ["commit", "--quiet", "-m", "TankFire 1.4.2"]):
+        subprocess.run(["git", *arguments], cwd=root, env=environment, check=True, capture_output=True)
+
+
+def plugin_repository(root: Path) -> None:
+    """The UXTools plugin's own repository at its real 0.11.0 release (Version 4)."""
+    copy(DATA / "plugins" / "uxtools" / "release-0.12.0" / "before.uplugin", root / "UXTools.uplugin")
+
+
+def engine_5_3(root: Path) -> None:
+    """A 5.3.2 engine tree: Epic's Build.version values, and a Version.h in 5.3's shape."""
+    template = (DATA / "engine" / "Version-5.3.h.template").read_text()
+    write(
+        root,
+        {
+            "Engine/Build/Build.version": build_version(
+                5, 3, 2, 0, 27405482, IsPromotedBuild=1, BranchName="++UE5+Release-5.3"
+            ),
+            "Engine/Source/Runtime/Launch/Resources/Version.h": template.replace("$major", "5")
+            .replace("$minor", "3")
+            .replace("$patch", "2"),
+        },
+    )
+
+
 def data(root: Path) -> None:
     """The worked example's schema and document, and two documents saved by newer code."""
     copy(ROOT / "examples" / "asset_schema.py", root / "examples" / "asset_schema.py")
@@ -233,6 +276,9 @@ TREES: dict[str, Callable[[Path], None]] = {
     "lfs-pointers": lfs_pointers,
     "project": project,
     "data": data,
+    "release-game": release_game,
+    "plugin-repository": plugin_repository,
+    "engine-5.3": engine_5_3,
 }
 
 
