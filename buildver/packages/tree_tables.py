@@ -48,6 +48,8 @@ __all__ = [
     "VersionTables",
     "list_tree",
     "read_tables",
+    "shipped_tables",
+    "with_registrations",
 ]
 
 SOURCE_EXTENSIONS = (".h", ".cpp", ".inl")
@@ -115,6 +117,8 @@ class VersionTables:
     """Registrations whose GUID could not be resolved."""
     notes: tuple[str, ...] = ()
     """Registrations left out on purpose (a version only known when the engine runs)."""
+    read_files: tuple[str, ...] = ()
+    """The files the tables were read from (what a cache of them checks for change)."""
 
     def __hash__(self) -> int:
         return hash((self.source, self.object_versions, tuple(self.custom_versions), tuple(self.undecided)))
@@ -135,7 +139,10 @@ def list_tree(roots: Sequence[SourceRoot], *, plugins: bool = True) -> TreeListi
     folders: list[str] = []
     for root in roots:
         base = os.fspath(root.path)
+        # The root's own folder too: a ``Source`` or ``Plugins`` folder made later changes it.
+        folders.append(base)
         if root.kind == "engine":
+            folders.append(os.path.join(base, "Engine"))
             _walk_source(os.path.join(base, "Engine", "Source"), files, folders)
             if plugins:
                 _walk_plugins(os.path.join(base, "Engine", "Plugins"), files, folders)
@@ -199,7 +206,58 @@ def read_tables(roots: Sequence[SourceRoot], *, listing: TreeListing | None = No
             if object_versions is not None:
                 break
     source = label or "read from " + ", ".join(os.fspath(root.path) for root in roots)
-    return VersionTables(source, object_versions, registrations, undecided, tuple(problems), tuple(notes))
+    read = tuple(sorted(reader.parsed | reader.read_for_object_versions))
+    return VersionTables(source, object_versions, registrations, undecided, tuple(problems), tuple(notes), read)
+
+
+def shipped_tables(major: int, minor: int) -> VersionTables | None:
+    """Release ``major.minor``'s tables as buildver ships them (None for a release it has neither table of)."""
+    from buildver.packages.custom_version_tables import CUSTOM_VERSION_TABLES
+    from buildver.packages.object_versions import RELEASE_OBJECT_VERSIONS
+
+    release = f"{major}.{minor}"
+    where = f"release {release}'s shipped table"
+    objects = next((entry for entry in RELEASE_OBJECT_VERSIONS if (entry.major, entry.minor) == (major, minor)), None)
+    customs = CUSTOM_VERSION_TABLES.get((major, minor))
+    if objects is None and customs is None:
+        return None
+    limits = (
+        None
+        if objects is None
+        else ObjectVersionLimits(
+            objects.file_version_ue4, objects.file_version_ue5, 0, objects.legacy_file_version, where
+        )
+    )
+    registered = {
+        guid: RegisteredCustomVersion(guid, name, version, where, "")
+        for guid, (name, version) in sorted((customs or {}).items())
+    }
+    return VersionTables(f"release {release}'s shipped tables", limits, registered)
+
+
+def with_registrations(base: VersionTables, read: VersionTables) -> VersionTables:
+    """``base`` (a release's shipped tables) with what plugins' and a game's sources register over it."""
+    customs = dict(base.custom_versions)
+    undecided = dict(read.undecided)
+    for guid, entry in read.custom_versions.items():
+        shipped = customs.get(guid)
+        if shipped is not None and (shipped.name, shipped.version) != (entry.name, entry.version):
+            undecided[guid] = (
+                f"{guid} is registered differently: {shipped.name} {shipped.version} by the engine "
+                f"({shipped.where}), {entry.name} {entry.version} at {entry.where}"
+            )
+        customs[guid] = entry
+    for guid in undecided:
+        customs.pop(guid, None)
+    return VersionTables(
+        f"{base.source}, with what {read.source.removeprefix('read from ')} registers",
+        base.object_versions,
+        dict(sorted(customs.items())),
+        undecided,
+        read.problems,
+        read.notes,
+        read.read_files,
+    )
 
 
 def _display_base(roots: Sequence[SourceRoot]) -> str:
@@ -228,6 +286,7 @@ class _TreeReader:
         self.parsed: set[str] = set()
         self.includes: dict[str, list[str]] = {}
         self.paths_shown: dict[str, str] = {}
+        self.read_for_object_versions: set[str] = set()
         """A shown path (``where``) -> the file's path: for the ``.inl`` files a parsed file includes."""
 
     def shown(self, path: str) -> str:
@@ -394,6 +453,8 @@ def _unique(
 def _object_versions(root: Path, reader: _TreeReader) -> ObjectVersionLimits | None:
     """The newest UE4, UE5 and licensee object versions ``ObjectVersion.h`` defines, or None without it."""
     header = os.path.join(os.fspath(root), *OBJECT_VERSION_HEADER.split("/"))
+    summary = os.path.join(os.fspath(root), *PACKAGE_SUMMARY_SOURCE.split("/"))
+    reader.read_for_object_versions |= {header, summary}
     data = reader.data(header)
     if not data:
         return None
@@ -423,7 +484,6 @@ def _object_versions(root: Path, reader: _TreeReader) -> ObjectVersionLimits | N
     )
     if ue4 is None or licensee is None:
         return None
-    summary = os.path.join(os.fspath(root), *PACKAGE_SUMMARY_SOURCE.split("/"))
     legacy_match = _LEGACY.search(reader.data(summary))
     legacy = int(legacy_match.group(1)) if legacy_match else None
     return ObjectVersionLimits(ue4, ue5 or 0, licensee, legacy, shown)
