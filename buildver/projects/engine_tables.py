@@ -2,7 +2,7 @@
 
 :func:`place_tables` decides, once for every command, which tables apply (``docs/studio-engines.md``):
 
-- ``--against MAJOR.MINOR`` (and an engine known only by its release): the release's shipped tables;
+- ``--against`` (and an engine known only by its release): the release's shipped tables, as before (None);
 - an engine whose tree holds ``ObjectVersion.h`` (a source build, the engine in the game's depot, an engine tree):
   the tables read from that tree (``Engine/Source``, ``Engine/Plugins``) and, in a game, from the game's
   ``Source/``, ``Plugins/`` and ``AdditionalPluginDirectories``;
@@ -49,12 +49,12 @@ CACHE_FORMAT = 1
 
 
 def place_tables(place: Place, engine: PlaceEngine, *, cache_folder: Path | None = None) -> VersionTables | None:
-    """The tables ``engine`` judges ``place``'s packages by; None when no engine (or release) is known."""
-    if engine.version is None:
+    """The tables ``engine`` judges ``place``'s packages by; None where the release's shipped tables decide alone
+    (``--against``, an engine known by its release, nothing registered beside the release), as they always did."""
+    if engine.version is None or engine.how.startswith("--against"):
         return None
-    release = shipped_tables(engine.version.major, engine.version.minor)
-    if engine.how.startswith("--against") or (engine.release_only and engine.association is None):
-        return release
+    if engine.release_only and engine.association is None:
+        return None
     engine_root = _engine_root(engine)
     roots = source_roots(place, engine_root)
     if engine_root is not None and (engine_root / OBJECT_VERSION_HEADER).is_file():
@@ -63,11 +63,18 @@ def place_tables(place: Place, engine: PlaceEngine, *, cache_folder: Path | None
     plugin_roots = [root for root in roots if root.kind != "engine"]
     if engine_root is not None and (engine_root / "Engine" / "Plugins").is_dir():
         plugin_roots.insert(0, SourceRoot(engine_root / "Engine" / "Plugins", "plugins"))
-    if release is None or engine.version.licensee:
-        return None  # Epic's release says nothing of a licensee's engine, and there is nothing else to read
-    if not plugin_roots:
-        return release
-    return with_registrations(release, cached_tables(plugin_roots, cache_folder=cache_folder))
+    from buildver.packages.custom_version_tables import CUSTOM_VERSION_TABLES
+
+    major, minor = engine.version.major, engine.version.minor
+    if not plugin_roots or engine.version.licensee or (major, minor) not in CUSTOM_VERSION_TABLES:
+        # Nothing to add to the release's tables; or nothing to add it to: Epic's release says nothing of a
+        # licensee's engine, and a release without a confirmed table gets no custom-version check.
+        return None
+    release = shipped_tables(major, minor)
+    read = cached_tables(plugin_roots, cache_folder=cache_folder)
+    if release is None or not (read.custom_versions or read.undecided):
+        return None
+    return with_registrations(release, read)
 
 
 def _engine_root(engine: PlaceEngine) -> Path | None:
