@@ -621,7 +621,10 @@ class Symbols:
             prefix = full[: -len(name)]
             # C++ looks in the enclosing scopes from the innermost out: the longest match of the scope wins; then
             # a definition in the same file, then one anywhere (a using-directive the generator does not follow).
-            rank = 2 * len(prefix) + 2 if scope[: len(prefix)] == prefix else int(where.rsplit(":", 1)[0] == path)
+            # Within one scope, the same file's first: a file-local constant (an anonymous namespace, a static) of
+            # the same name in several files, each registering its own.
+            same_file = int(where.rsplit(":", 1)[0] == path)
+            rank = 2 * (2 * len(prefix) + 2 if scope[: len(prefix)] == prefix else same_file) + same_file
             if rank > best_rank:
                 best, best_rank = [value], rank
             elif rank == best_rank:

@@ -130,6 +130,8 @@ class TreeListing:
 
     files: tuple[str, ...]
     folders: tuple[str, ...]
+    plugins: tuple[str, ...] = ()
+    """The plugins' folders (those holding a ``.uplugin``)."""
 
 
 def list_tree(roots: Sequence[SourceRoot], *, plugins: bool = True) -> TreeListing:
@@ -137,6 +139,7 @@ def list_tree(roots: Sequence[SourceRoot], *, plugins: bool = True) -> TreeListi
     (``plugins=False``: an engine's own modules only, as buildver's shipped tables hold)."""
     files: list[str] = []
     folders: list[str] = []
+    plugin_folders: list[str] = []
     for root in roots:
         base = os.fspath(root.path)
         # The root's own folder too: a ``Source`` or ``Plugins`` folder made later changes it.
@@ -145,13 +148,13 @@ def list_tree(roots: Sequence[SourceRoot], *, plugins: bool = True) -> TreeListi
             folders.append(os.path.join(base, "Engine"))
             _walk_source(os.path.join(base, "Engine", "Source"), files, folders)
             if plugins:
-                _walk_plugins(os.path.join(base, "Engine", "Plugins"), files, folders)
+                _walk_plugins(os.path.join(base, "Engine", "Plugins"), files, folders, plugin_folders)
         elif root.kind == "game":
             _walk_source(os.path.join(base, "Source"), files, folders)
-            _walk_plugins(os.path.join(base, "Plugins"), files, folders)
+            _walk_plugins(os.path.join(base, "Plugins"), files, folders, plugin_folders)
         else:
-            _walk_plugins(base, files, folders)
-    return TreeListing(tuple(files), tuple(folders))
+            _walk_plugins(base, files, folders, plugin_folders)
+    return TreeListing(tuple(files), tuple(folders), tuple(plugin_folders))
 
 
 def _walk_source(source: str, files: list[str], folders: list[str]) -> None:
@@ -164,7 +167,7 @@ def _walk_source(source: str, files: list[str], folders: list[str]) -> None:
         files.extend(os.path.join(folder, name) for name in sorted(names) if name.endswith(SOURCE_EXTENSIONS))
 
 
-def _walk_plugins(plugins: str, files: list[str], folders: list[str]) -> None:
+def _walk_plugins(plugins: str, files: list[str], folders: list[str], plugin_folders: list[str]) -> None:
     """Each plugin below ``plugins`` (a folder with a ``.uplugin``; no plugin inside another, as Unreal finds them):
     its ``Source/``."""
     for folder, subfolders, names in os.walk(plugins):
@@ -172,14 +175,16 @@ def _walk_plugins(plugins: str, files: list[str], folders: list[str]) -> None:
         folders.append(folder)
         if any(name.lower().endswith(".uplugin") for name in names):
             subfolders.clear()
+            plugin_folders.append(folder)
             _walk_source(os.path.join(folder, "Source"), files, folders)
         else:
             subfolders[:] = [name for name in subfolders if not name.startswith(".")]
 
 
-def module_of(path: str) -> str:
+def module_of(path: str, plugins: frozenset[str] | None = None) -> str:
     """The module a source file belongs to: the folder under ``Source/`` (under its category in the engine's
-    ``Engine/Source``), with the plugin named when it is a plugin's."""
+    ``Engine/Source``), with the plugin named when it is a plugin's (the folder holding ``Source/`` is one of
+    ``plugins``; without them, when a folder above is called ``Plugins``)."""
     parts = path.replace("\\", "/").split("/")
     lowered = [part.lower() for part in parts]
     if "source" not in lowered:
@@ -189,16 +194,20 @@ def module_of(path: str) -> str:
     if at >= 1 and lowered[at - 1] == "engine" and module and module[0].lower() in _ENGINE_CATEGORIES:
         module = parts[at + 2 : at + 3]
     name = module[0] if module and module[0] != parts[-1] else ""
-    if at >= 1 and lowered[at - 1] not in ("engine",) and at >= 2 and "plugins" in lowered[:at]:
-        return f"{name} (plugin {parts[at - 1]})"
-    return name
+    if plugins is not None:
+        in_plugin = "/".join(parts[:at]) in plugins
+    else:
+        in_plugin = at >= 2 and lowered[at - 1] != "engine" and "plugins" in lowered[:at]
+    return f"{name} (plugin {parts[at - 1]})" if in_plugin and at >= 1 else name
 
 
 def read_tables(roots: Sequence[SourceRoot], *, listing: TreeListing | None = None, label: str = "") -> VersionTables:
     """The tables the roots' sources define (the object versions from the first engine root that has them)."""
     listing = listing if listing is not None else list_tree(roots)
     reader = _TreeReader(listing.files, _display_base(roots))
-    registrations, undecided, problems, notes = reader.custom_versions()
+    registrations, undecided, problems, notes = reader.custom_versions(
+        frozenset(reader.shown(folder) for folder in listing.plugins)
+    )
     object_versions = None
     for root in roots:
         if root.kind == "engine":
@@ -335,7 +344,9 @@ class _TreeReader:
     def _find_shown_include(self, including: str, include: str) -> str | None:
         return self.find_include(self.paths_shown.get(including, including), include)
 
-    def custom_versions(self) -> tuple[dict[str, RegisteredCustomVersion], dict[str, str], list[str], list[str]]:
+    def custom_versions(
+        self, plugins: frozenset[str]
+    ) -> tuple[dict[str, RegisteredCustomVersion], dict[str, str], list[str], list[str]]:
         raw: list[RawRegistration] = []
         for path in self.files:
             data = self.data(path)
@@ -359,7 +370,7 @@ class _TreeReader:
             for path, data in fresh:
                 self.parse(path, data)
             self.symbols.forget_values()
-        return _unique(resolved, undecided, problems), undecided, problems, notes
+        return _unique(resolved, undecided, plugins), undecided, problems, notes
 
     def _files_naming(self, names: set[str], everywhere: bool) -> list[tuple[str, bytes]]:
         """The files not parsed yet that mention one of ``names``: the headers the parsed files include, or all."""
@@ -429,7 +440,7 @@ def _mentions(data: bytes, name: bytes) -> bool:
 
 
 def _unique(
-    registrations: Sequence[Registration], undecided: dict[str, str], problems: list[str]
+    registrations: Sequence[Registration], undecided: dict[str, str], plugins: frozenset[str]
 ) -> dict[str, RegisteredCustomVersion]:
     """One entry per GUID; a GUID registered twice differently goes to ``undecided``."""
     by_guid: dict[str, list[Registration]] = {}
@@ -445,7 +456,7 @@ def _unique(
             continue
         first = same[0]
         unique[guid] = RegisteredCustomVersion(
-            guid, first.friendly_name, first.version, first.where, module_of(first.where.rsplit(":", 1)[0])
+            guid, first.friendly_name, first.version, first.where, module_of(first.where.rsplit(":", 1)[0], plugins)
         )
     return unique
 

@@ -1,0 +1,205 @@
+"""Which tables judge a place's packages, their verdicts, and the cache that keeps them between runs.
+
+The packages here are built with the project's own package builder (``tests/package_builder.py``): no public
+licensee build has saved packages to test with, so their headers carry the versions such an engine writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from helpers import run_buildver
+from package_builder import EMPTY_VERSION, CustomVersionEntry, SyntheticPackage
+from tree_builder import STUDIO_GUID, studio_engine, studio_game, write
+
+from buildver.packages.tree_tables import SourceRoot
+from buildver.projects.engine_tables import cached_tables, place_tables
+from buildver.projects.place import find_place, place_engine
+
+WIND_GUID = "AAAA0001-0000-0000-0000-000000000001"
+QUEST_GUID = "BBBB0002-0000-0000-0000-000000000003"
+UNKNOWN_GUID = "CCCC0000-0000-0000-0000-000000000000"
+
+
+def studio_package(**changes: object) -> bytes:
+    """A package as the studio's engine saves it: its object versions (UE4 215, UE5 1002, licensee 2)."""
+    package = SyntheticPackage(
+        legacy_file_version=-8,
+        file_version_ue4=215,
+        file_version_ue5=1002,
+        licensee=2,
+        saved_by=EMPTY_VERSION,
+        compatible_with=EMPTY_VERSION,
+        custom_versions=(CustomVersionEntry(STUDIO_GUID, 2), CustomVersionEntry(WIND_GUID, 7)),
+    )
+    return package.with_(**changes).build()
+
+
+def scan(cwd: Path, *arguments: str) -> tuple[int, dict[str, dict[str, object]]]:
+    result = run_buildver(cwd, "assets", "scan", "--json", *arguments)
+    assert result.returncode in (0, 1), result.stderr
+    document = json.loads(result.stdout)
+    return result.returncode, {Path(str(item["path"])).name: item for item in document}
+
+
+class TestALicenseeEngine:
+    """A licensee's engine tree judges its packages by its own tables, as its linker does."""
+
+    @pytest.fixture
+    def engine(self, tmp_path: Path) -> Path:
+        root = studio_engine(tmp_path / "Studio")
+        content = root / "Content"
+        content.mkdir()
+        packages = {
+            "Ok.uasset": studio_package(),
+            "NewerLicensee.uasset": studio_package(licensee=3),
+            "NewerUE5.uasset": studio_package(file_version_ue5=1003),
+            "NewerStudio.uasset": studio_package(custom_versions=(CustomVersionEntry(STUDIO_GUID, 3),)),
+            "NewerWind.uasset": studio_package(custom_versions=(CustomVersionEntry(WIND_GUID, 8),)),
+            "Unknown.uasset": studio_package(custom_versions=(CustomVersionEntry(UNKNOWN_GUID, 1),)),
+        }
+        for name, data in packages.items():
+            (content / name).write_bytes(data)
+        return root
+
+    def test_each_package_is_judged_by_the_trees_tables(self, engine: Path) -> None:
+        code, results = scan(engine, "Content")
+        assert code == 1
+        assert {name: item["status"] for name, item in results.items()} == {
+            "Ok.uasset": "ok",
+            "NewerLicensee.uasset": "newer-engine",
+            "NewerUE5.uasset": "newer-engine",
+            "NewerStudio.uasset": "newer-engine",
+            "NewerWind.uasset": "newer-engine",
+            "Unknown.uasset": "undecidable",
+        }
+
+    def test_each_reason_names_the_rule_and_the_tables(self, engine: Path) -> None:
+        _, results = scan(engine, "Content")
+        source = f"read from {engine}"
+        header = "Engine/Source/Runtime/Core/Public/UObject/ObjectVersion.h"
+        assert results["NewerLicensee.uasset"]["error"] == (
+            f"FileVersionLicenseeUE 3 is newer than this engine writes (2, {header}; {source})"
+        )
+        assert results["NewerStudio.uasset"]["error"] == (
+            f"custom version 'StudioVer' ({STUDIO_GUID}) 3 is newer than Core at "
+            f"Engine/Source/Runtime/Core/Private/UObject/StudioObjectVersion.cpp:4 registers (2); {source}"
+        )
+        assert "WindRuntime (plugin Wind) at Engine/Plugins/Studio/Wind/" in str(results["NewerWind.uasset"]["error"])
+        assert results["Unknown.uasset"]["error"] == (
+            f'1 custom version that nothing here registers: Unreal warns ("custom version not present") and loads '
+            f"the package without it: {UNKNOWN_GUID} 1; {source}"
+        )
+
+    def test_against_a_release_keeps_the_shipped_tables(self, engine: Path) -> None:
+        # Epic's 5.1 writes UE4 522 and UE5 1008; it has no table of the studio's custom versions.
+        _, results = scan(engine, "Content", "--against", "5.1")
+        assert {item["status"] for item in results.values()} == {"undecidable"}
+        assert "that 5.1 does not register itself" in str(results["NewerStudio.uasset"]["error"])
+
+
+class TestAGame:
+    """A game beside its engine: its modules', plugins' and AdditionalPluginDirectories' registrations count."""
+
+    def test_a_game_plugins_custom_version_is_checked_against_its_registration(self, tmp_path: Path) -> None:
+        studio_engine(tmp_path)
+        project = studio_game(tmp_path)
+        place = find_place(project.parent)
+        engine = place_engine(place)
+        tables = place_tables(place, engine, cache_folder=tmp_path / "cache")
+        assert tables is not None
+        assert tables.custom_versions[QUEST_GUID].module == "Quests (plugin Quests)"
+        assert "BBBB0003-0000-0000-0000-000000000004" in tables.custom_versions  # SharedPlugins, outside the game
+        (project.parent / "Content").mkdir()
+        (project.parent / "Content" / "Quest.uasset").write_bytes(
+            studio_package(custom_versions=(CustomVersionEntry(QUEST_GUID, 6),))
+        )
+        _, results = scan(project.parent, "Content")
+        assert results["Quest.uasset"]["status"] == "newer-engine"
+        assert "Quests (plugin Quests) at Game/Plugins/Quests/" in str(results["Quest.uasset"]["error"])
+
+
+class TestTheCache:
+    """Kept outside the tree, used while nothing the tables depend on changed, read again when anything did."""
+
+    def roots(self, root: Path) -> list[SourceRoot]:
+        return [SourceRoot(studio_engine(root), "engine")]
+
+    def test_it_is_written_in_the_users_cache_folder_not_in_the_tree(self, tmp_path: Path) -> None:
+        roots = self.roots(tmp_path / "engine")
+        cached_tables(roots)
+        cache = Path(os.environ["XDG_CACHE_HOME"]) / "buildver" / "tables"
+        assert len(list(cache.glob("*.json"))) == 1
+        assert not list((tmp_path / "engine").rglob("*.json"))
+
+    def test_a_changed_registration_is_seen_on_the_next_run(self, tmp_path: Path) -> None:
+        roots = self.roots(tmp_path / "engine")
+        cache = tmp_path / "cache"
+        assert cached_tables(roots, cache_folder=cache).custom_versions[STUDIO_GUID].version == 2
+        header = tmp_path / "engine/Engine/Source/Runtime/Core/Public/UObject/StudioObjectVersion.h"
+        header.write_text(header.read_text().replace("AddedWind,", "AddedWind,\n\t\tAddedRain,"))
+        assert cached_tables(roots, cache_folder=cache).custom_versions[STUDIO_GUID].version == 3
+
+    def test_a_changed_object_version_header_is_seen_on_the_next_run(self, tmp_path: Path) -> None:
+        roots = self.roots(tmp_path / "engine")
+        cache = tmp_path / "cache"
+        cached_tables(roots, cache_folder=cache)
+        header = tmp_path / "engine/Engine/Source/Runtime/Core/Public/UObject/ObjectVersion.h"
+        header.write_text(header.read_text().replace("VER_LIC_STUDIO_WIND,", "VER_LIC_STUDIO_WIND,\n\tVER_LIC_RAIN,"))
+        limits = cached_tables(roots, cache_folder=cache).object_versions
+        assert limits is not None
+        assert limits.file_version_licensee == 3
+
+    def test_a_new_file_that_registers_is_seen_on_the_next_run(self, tmp_path: Path) -> None:
+        roots = self.roots(tmp_path / "engine")
+        cache = tmp_path / "cache"
+        cached_tables(roots, cache_folder=cache)
+        write(
+            tmp_path / "engine",
+            {
+                "Engine/Source/Runtime/Engine/Private/Rain.cpp": (
+                    "static const FGuid RainGuid(0xDDDD0001, 0, 0, 1);\n"
+                    'FCustomVersionRegistration GRegisterRain(RainGuid, 4, TEXT("RainVer"));\n'
+                )
+            },
+        )
+        tables = cached_tables(roots, cache_folder=cache)
+        assert tables.custom_versions["DDDD0001-0000-0000-0000-000000000001"].version == 4
+
+    @pytest.mark.parametrize(
+        "content",
+        [
+            b"not json",
+            b"\xff\xfe",
+            b"[]",
+            b'{"format": 1}',
+            b'{"format": 999, "key": "", "base": "", "folders": [], "times": [], "files": [], "tables": {}}',
+        ],
+    )
+    def test_a_corrupt_cache_is_read_again_from_the_sources(self, tmp_path: Path, content: bytes) -> None:
+        roots = self.roots(tmp_path / "engine")
+        cache = tmp_path / "cache"
+        first = cached_tables(roots, cache_folder=cache)
+        (written,) = (cache / "tables").glob("*.json")
+        written.write_bytes(content)
+        assert cached_tables(roots, cache_folder=cache) == first
+        assert json.loads(written.read_bytes())["format"] == 1  # rewritten
+
+    def test_a_cache_with_wrong_types_is_not_trusted(self, tmp_path: Path) -> None:
+        roots = self.roots(tmp_path / "engine")
+        cache = tmp_path / "cache"
+        first = cached_tables(roots, cache_folder=cache)
+        (written,) = (cache / "tables").glob("*.json")
+        document = json.loads(written.read_bytes())
+        document["tables"]["custom_versions"][0][2] = "2"  # a version as text
+        written.write_text(json.dumps(document))
+        assert cached_tables(roots, cache_folder=cache) == first
+
+    def test_a_cache_that_cannot_be_written_costs_only_time(self, tmp_path: Path) -> None:
+        roots = self.roots(tmp_path / "engine")
+        blocked = tmp_path / "cache"
+        blocked.write_text("a file where the cache folder would be")
+        assert cached_tables(roots, cache_folder=blocked).custom_versions[STUDIO_GUID].version == 2
