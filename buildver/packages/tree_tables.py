@@ -123,6 +123,29 @@ class VersionTables:
     def __hash__(self) -> int:
         return hash((self.source, self.object_versions, tuple(self.custom_versions), tuple(self.undecided)))
 
+    def to_json(self) -> dict[str, object]:
+        """The tables as ``buildver engine --versions --json`` prints them."""
+        limits = self.object_versions
+        return {
+            "source": self.source,
+            "object_versions": None
+            if limits is None
+            else {
+                "file_version_ue4": limits.file_version_ue4,
+                "file_version_ue5": limits.file_version_ue5,
+                "file_version_licensee": limits.file_version_licensee,
+                "legacy_file_version": limits.legacy_file_version,
+                "where": limits.where,
+            },
+            "custom_versions": [
+                {"guid": e.guid, "name": e.name, "version": e.version, "module": e.module, "where": e.where}
+                for e in self.custom_versions.values()
+            ],
+            "undecided": dict(self.undecided),
+            "problems": list(self.problems),
+            "notes": list(self.notes),
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class TreeListing:

@@ -42,7 +42,7 @@ from buildver.packages.tree_tables import (
 if TYPE_CHECKING:
     from buildver.projects.place import Place, PlaceEngine
 
-__all__ = ["CACHE_FORMAT", "cached_tables", "place_tables", "source_roots"]
+__all__ = ["CACHE_FORMAT", "cached_tables", "place_tables", "source_roots", "tables_here"]
 
 CACHE_FORMAT = 1
 """The layout of a cache file; a file of another layout is read again from the sources."""
@@ -75,6 +75,19 @@ def place_tables(place: Place, engine: PlaceEngine, *, cache_folder: Path | None
     if release is None or not (read.custom_versions or read.undecided):
         return None
     return with_registrations(release, read)
+
+
+def tables_here(start: Path) -> tuple[PlaceEngine, VersionTables | None]:
+    """The engine of the place ``start`` is in, and the tables its packages are judged by: :func:`place_tables`'s,
+    else its release's shipped tables (None when buildver has none of that release, or no engine is known)."""
+    from buildver.projects.place import find_place, place_engine
+
+    place = find_place(start)
+    engine = place_engine(place)
+    tables = place_tables(place, engine)
+    if tables is None and engine.version is not None and not engine.version.licensee:
+        tables = shipped_tables(engine.version.major, engine.version.minor)
+    return engine, tables
 
 
 def _engine_root(engine: PlaceEngine) -> Path | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from helpers import run_buildver
 from package_builder import EMPTY_VERSION, CustomVersionEntry, SyntheticPackage
-from tree_builder import STUDIO_GUID, studio_engine, studio_game, write
+from tree_builder import STUDIO_GUID, build_version, studio_engine, studio_game, write
 
 from buildver.packages.tree_tables import SourceRoot
 from buildver.projects.engine_tables import cached_tables, place_tables
@@ -203,3 +203,56 @@ class TestTheCache:
         blocked = tmp_path / "cache"
         blocked.write_text("a file where the cache folder would be")
         assert cached_tables(roots, cache_folder=blocked).custom_versions[STUDIO_GUID].version == 2
+
+
+class TestEngineVersions:
+    """``buildver engine --versions`` prints the tables packages are judged by here."""
+
+    def test_it_prints_the_object_versions_and_each_registration(self, tmp_path: Path) -> None:
+        root = studio_engine(tmp_path / "Studio")
+        result = run_buildver(root, "engine", "--versions")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines() == [
+            "engine: 5.1.1-0+++Studio+Main (this engine tree's Build.version)",
+            f"tables: read from {root}",
+            "object versions: UE4 215, UE5 1002, licensee 2, LegacyFileVersion -8 "
+            "(Engine/Source/Runtime/Core/Public/UObject/ObjectVersion.h)",
+            "custom versions: 2",
+            f"  {STUDIO_GUID} StudioVer 2 [Core] Engine/Source/Runtime/Core/Private/UObject/StudioObjectVersion.cpp:4",
+            f"  {WIND_GUID} WindVer 7 [WindRuntime (plugin Wind)] "
+            "Engine/Plugins/Studio/Wind/Source/WindRuntime/Private/WindVersion.cpp:2",
+        ]
+
+    def test_json(self, tmp_path: Path) -> None:
+        root = studio_engine(tmp_path / "Studio")
+        result = run_buildver(root, "engine", "--versions", "--json")
+        document = json.loads(result.stdout)
+        assert document["source"] == f"read from {root}"
+        assert document["object_versions"]["file_version_licensee"] == 2
+        assert document["custom_versions"][0] == {
+            "guid": STUDIO_GUID,
+            "name": "StudioVer",
+            "version": 2,
+            "module": "Core",
+            "where": "Engine/Source/Runtime/Core/Private/UObject/StudioObjectVersion.cpp:4",
+        }
+        assert document["engine"]["release"] == "5.1"
+
+    def test_an_engine_without_sources_shows_its_releases_shipped_tables(self, tmp_path: Path) -> None:
+        write(tmp_path, {"Engine/Build/Build.version": build_version(5, 1, 1, licensee=False)})
+        (tmp_path / "Engine" / "Source").mkdir()
+        result = run_buildver(tmp_path, "engine", "--versions")
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert lines[1:4] == [
+            "tables: release 5.1's shipped tables",
+            "object versions: UE4 522, UE5 1008, licensee 0, LegacyFileVersion -8 (release 5.1's shipped table)",
+            "custom versions: 58",
+        ]
+
+    def test_no_engine_is_one_line_on_stderr(self, tmp_path: Path) -> None:
+        result = run_buildver(tmp_path, "engine", "--versions")
+        assert result.returncode != 0
+        assert result.stdout == ""
+        assert len(result.stderr.splitlines()) == 1
+        assert result.stderr.startswith("buildver: error: ")
