@@ -17,6 +17,10 @@ enum's entries counted as the compiler does, ``.inl`` X-macro lists included) an
     python tools/generate_custom_versions.py ENGINE_ROOT --update \\
         --source "owner/repository@commit (5.5.1)"                           # write it into the module
 
+The reader is buildver's own (:mod:`buildver.packages.tree_tables` over :mod:`buildver.packages.cpp_source`), the
+one that reads a studio's engine, plugins and game at run time: only the files holding ``VersionRegistration`` are
+parsed, with the headers they include that name what they use.
+
 The release is read from ``ENGINE_ROOT/Engine/Build/Build.version`` (``--release 5.5`` when the tree lacks it).
 Only the C++ headers and sources are needed; from a fetched mirror::
 
