@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,38 @@ class TestAGame:
         _, results = scan(project.parent, "Content")
         assert results["Quest.uasset"]["status"] == "newer-engine"
         assert "Quests (plugin Quests) at Game/Plugins/Quests/" in str(results["Quest.uasset"]["error"])
+
+
+CESIUM = Path("/work/.mirror/CesiumGS+cesium-unreal/repo")
+"""A public plugin that registers a custom version (Cesium for Unreal, v2.29.0): the test skips without it."""
+CESIUM_GUID = "A5DCCA38-DDA3-4991-98E7-B2F215E17470"
+
+
+@pytest.mark.skipif(not CESIUM.is_dir(), reason=f"no mirror of Cesium for Unreal at {CESIUM}")
+def test_a_real_public_plugins_custom_version_is_checked_against_its_registration(tmp_path: Path) -> None:
+    studio_engine(tmp_path)
+    project = studio_game(tmp_path)
+    plugin = project.parent / "Plugins" / "CesiumForUnreal"
+    plugin.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(CESIUM), "archive", "HEAD", "--", "CesiumForUnreal.uplugin", "Source"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(plugin)], input=archive, check=True)
+    (project.parent / "Content").mkdir()
+    # CesiumCustomVersion.h counts to WebMapTileServiceProjectionAsEnum = 8: LatestVersion is 8.
+    for name, version in (("Cesium8.uasset", 8), ("Cesium9.uasset", 9)):
+        (project.parent / "Content" / name).write_bytes(
+            studio_package(custom_versions=(CustomVersionEntry(CESIUM_GUID, version),))
+        )
+    _, results = scan(project.parent, "Content")
+    assert results["Cesium8.uasset"]["status"] == "ok"
+    assert results["Cesium9.uasset"]["status"] == "newer-engine"
+    assert str(results["Cesium9.uasset"]["error"]).startswith(
+        f"custom version 'CesiumVer' ({CESIUM_GUID}) 9 is newer than CesiumRuntime (plugin CesiumForUnreal) at "
+        "Game/Plugins/CesiumForUnreal/Source/CesiumRuntime/Private/CesiumCustomVersion.cpp:10 registers (8)"
+    )
 
 
 class TestTheCache:
