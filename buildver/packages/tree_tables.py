@@ -26,18 +26,12 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from buildver.packages.cpp_source import (
-    FileScanner,
-    FileSymbols,
-    RawRegistration,
-    Registration,
-    RunTimeValue,
-    Symbols,
-    Unresolved,
-    friendly_name,
-    is_the_registration_class,
-)
+if TYPE_CHECKING:
+    # Imported where the files are parsed: the C++ reader's patterns cost milliseconds to compile, which a command
+    # that finds no tree to read (most runs of assets scan and the guard) does not pay.
+    from buildver.packages.cpp_source import FileSymbols, RawRegistration, Registration, Symbols
 
 __all__ = [
     "OBJECT_VERSION_HEADER",
@@ -313,8 +307,10 @@ class _TreeReader:
         self.by_name: dict[str, list[str]] = {}
         for path in files:
             self.by_name.setdefault(os.path.basename(path).lower(), []).append(path)
+        from buildver.packages.cpp_source import Symbols
+
         self.texts: dict[str, bytes] = {}
-        self.symbols = Symbols()
+        self.symbols: Symbols = Symbols()
         self.parsed: set[str] = set()
         self.includes: dict[str, list[str]] = {}
         self.paths_shown: dict[str, str] = {}
@@ -360,6 +356,8 @@ class _TreeReader:
 
     def scan(self, path: str, data: bytes) -> FileSymbols:
         """What one file defines and registers, its ``where`` relative to the roots' common folder."""
+        from buildver.packages.cpp_source import FileScanner
+
         shown = self.shown(path)
         self.paths_shown[shown] = path
         return FileScanner(shown, data.decode("utf-8", "replace"), self._find_shown_include).scan()
@@ -370,6 +368,8 @@ class _TreeReader:
     def custom_versions(
         self, plugins: frozenset[str]
     ) -> tuple[dict[str, RegisteredCustomVersion], dict[str, str], list[str], list[str]]:
+        from buildver.packages.cpp_source import is_the_registration_class
+
         raw: list[RawRegistration] = []
         for path in self.files:
             data = self.data(path)
@@ -419,6 +419,8 @@ class _TreeReader:
     def _resolve(
         self, raw: Sequence[RawRegistration]
     ) -> tuple[list[Registration], dict[str, str], list[str], list[str], set[str]]:
+        from buildver.packages.cpp_source import Registration, RunTimeValue, Unresolved, friendly_name
+
         registrations: list[Registration] = []
         undecided: dict[str, str] = {}
         problems: list[str] = []
@@ -492,6 +494,8 @@ def _object_versions(root: Path, reader: _TreeReader) -> ObjectVersionLimits | N
     data = reader.data(header)
     if not data:
         return None
+    from buildver.packages.cpp_source import RunTimeValue, Symbols, Unresolved
+
     symbols = Symbols()
     scanned = reader.scan(header, data)
     shown = scanned.path
