@@ -232,7 +232,7 @@ def read_tables(roots: Sequence[SourceRoot], *, listing: TreeListing | None = No
             if object_versions is not None:
                 break
     source = label or "read from " + ", ".join(os.fspath(root.path) for root in roots)
-    read = tuple(sorted(reader.parsed | reader.read_for_object_versions))
+    read = tuple(sorted(reader.parsed | reader.read_for_object_versions | reader.included))
     return VersionTables(source, object_versions, registrations, undecided, tuple(problems), tuple(notes), read)
 
 
@@ -295,6 +295,8 @@ def _display_base(roots: Sequence[SourceRoot]) -> str:
         common = os.path.commonpath(paths)
     except ValueError:  # different drives
         return ""
+    if os.path.dirname(common) == common:  # nothing in common but the file system's root: whole paths say more
+        return ""
     return common if len(paths) > 1 or roots[0].kind != "plugins" else os.path.dirname(common)
 
 
@@ -314,8 +316,10 @@ class _TreeReader:
         self.parsed: set[str] = set()
         self.includes: dict[str, list[str]] = {}
         self.paths_shown: dict[str, str] = {}
-        self.read_for_object_versions: set[str] = set()
         """A shown path (``where``) -> the file's path: for the ``.inl`` files a parsed file includes."""
+        self.read_for_object_versions: set[str] = set()
+        self.included: set[str] = set()
+        """The ``.inl`` files read into a parsed file's enums (5.6+ list UE5-Main's entries in one)."""
 
     def shown(self, path: str) -> str:
         if not self.base:
@@ -335,7 +339,10 @@ class _TreeReader:
     def find_include(self, including: str, include: str) -> str | None:
         """The text of an ``#include "x.inl"``: the file beside the including one, else the only one of that name."""
         path = self.include_path(including, include)
-        return None if path is None else self.data(path).decode("utf-8", "replace")
+        if path is None:
+            return None
+        self.included.add(path)
+        return self.data(path).decode("utf-8", "replace")
 
     def include_path(self, including: str, include: str) -> str | None:
         beside = os.path.normpath(os.path.join(os.path.dirname(including), include))

@@ -202,6 +202,37 @@ class TestTheCache:
         tables = cached_tables(roots, cache_folder=cache)
         assert tables.custom_versions["DDDD0001-0000-0000-0000-000000000001"].version == 4
 
+    def test_a_changed_x_macro_list_is_seen_on_the_next_run(self, tmp_path: Path) -> None:
+        inl = "MAIN_VERSION(BeforeCustomVersionWasAdded, 0)\nMAIN_VERSION(SomeChange, 1)\n"
+        engine = tmp_path / "engine"
+        write(
+            engine,
+            {
+                "Engine/Source/Runtime/Core/Public/UObject/MainVersions.inl": (
+                    "#if defined(DEFINE_MAIN_VERSIONS)\n#define MAIN_VERSION(Version, ID) Version,\n#endif\n" + inl
+                ),
+                "Engine/Source/Runtime/Core/Public/UObject/MainVersion.h": (
+                    "struct FMainVersion\n{\n\tenum Type\n\t{\n#define DEFINE_MAIN_VERSIONS\n"
+                    '#include "UObject/MainVersions.inl"\n#undef DEFINE_MAIN_VERSIONS\n'
+                    "\t\tVersionPlusOne,\n\t\tLatestVersion = VersionPlusOne - 1\n\t};\n"
+                    "\tstatic const FGuid GUID;\n};\n"
+                ),
+                "Engine/Source/Runtime/Core/Private/Main.cpp": (
+                    '#include "UObject/MainVersion.h"\n'
+                    "const FGuid FMainVersion::GUID(0x697DD581, 0xE64F41AB, 0xAA4A51EC, 0xBEB7B628);\n"
+                    "FDevVersionRegistration GRegisterMain(\n"
+                    '\tFMainVersion::GUID, FMainVersion::LatestVersion, TEXT("UE5-Main"));\n'
+                ),
+            },
+        )
+        roots = [SourceRoot(engine, "engine")]
+        cache = tmp_path / "cache"
+        guid = "697DD581-E64F-41AB-AA4A-51ECBEB7B628"
+        assert cached_tables(roots, cache_folder=cache).custom_versions[guid].version == 1
+        listing = engine / "Engine/Source/Runtime/Core/Public/UObject/MainVersions.inl"
+        listing.write_text(listing.read_text() + "MAIN_VERSION(AnotherChange, 2)\n")
+        assert cached_tables(roots, cache_folder=cache).custom_versions[guid].version == 2
+
     @pytest.mark.parametrize(
         "content",
         [
