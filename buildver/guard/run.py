@@ -478,7 +478,7 @@ class _TablesOf:
                 place = Place(PlaceKind.GAME, (root / project).parent, root / project)
             else:
                 place = Place(PlaceKind.OTHER, root)
-            self.known[key] = place_tables(place, engine)
+            self.known[key] = place_tables(place, engine, base=root)
         return self.known[key]
 
 

@@ -2,7 +2,8 @@
 
 :func:`place_tables` decides, once for every command, which tables apply (``docs/studio-engines.md``):
 
-- ``--against`` (and an engine known only by its release): the release's shipped tables, as before (None);
+- ``--against`` (the command line judges it with no place, so no tree and no game is read): the release's shipped
+  tables, as before (None);
 - an engine whose tree holds ``ObjectVersion.h`` (a source build, the engine in the game's depot, an engine tree):
   the tables read from that tree (``Engine/Source``, ``Engine/Plugins``) and, in a game, from the game's
   ``Source/``, ``Plugins/`` and ``AdditionalPluginDirectories``;
@@ -48,14 +49,15 @@ CACHE_FORMAT = 1
 """The layout of a cache file; a file of another layout is read again from the sources."""
 
 
-def place_tables(place: Place, engine: PlaceEngine, *, cache_folder: Path | None = None) -> VersionTables | None:
+def place_tables(
+    place: Place, engine: PlaceEngine, *, cache_folder: Path | None = None, base: Path | None = None
+) -> VersionTables | None:
     """The tables ``engine`` judges ``place``'s packages by; None where the release's shipped tables decide alone
-    (``--against``, an engine known by its release, nothing registered beside the release), as they always did."""
-    if engine.version is None or engine.how.startswith("--against"):
+    (``--against``, an engine known by its release, nothing registered beside the release), as they always did.
+    ``base``: the folder a relative Build.version path of ``engine`` is in (the guard's repository root)."""
+    if engine.version is None:
         return None
-    if engine.release_only and engine.association is None:
-        return None
-    engine_root = _engine_root(engine)
+    engine_root = _engine_root(engine, base)
     roots = source_roots(place, engine_root)
     if engine_root is not None and (engine_root / OBJECT_VERSION_HEADER).is_file():
         return cached_tables(roots, cache_folder=cache_folder)
@@ -90,9 +92,9 @@ def tables_here(start: Path) -> tuple[PlaceEngine, VersionTables | None]:
     return engine, tables
 
 
-def _engine_root(engine: PlaceEngine) -> Path | None:
+def _engine_root(engine: PlaceEngine, base: Path | None = None) -> Path | None:
     if engine.version_file is not None:
-        path = Path(os.path.abspath(engine.version_file.path))
+        path = Path(os.path.abspath(engine.version_file.path if base is None else base / engine.version_file.path))
         if path.parent.name.lower() == "build" and path.parent.parent.name.lower() == "engine":
             return path.parent.parent.parent
     if engine.association is not None:

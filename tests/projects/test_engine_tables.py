@@ -320,3 +320,31 @@ class TestEngineVersions:
         assert result.stdout == ""
         assert len(result.stderr.splitlines()) == 1
         assert result.stderr.startswith("buildver: error: ")
+
+
+class TestTheGuard:
+    """The guard judges a staged package by the tables of the engine tree it is committed in."""
+
+    def test_a_package_newer_than_the_trees_licensee_version_is_refused(self, tmp_path: Path) -> None:
+        root = studio_engine(tmp_path / "Studio")
+        environment = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com"}
+        environment |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+
+        def git(*arguments: str) -> None:
+            subprocess.run(["git", *arguments], cwd=root, check=True, capture_output=True, env=environment)
+
+        git("init", "--quiet")
+        git("add", "--all")
+        git("commit", "--quiet", "-m", "engine")
+        write(root, {"Content/.keep": ""})
+        (root / "Content" / "Ok.uasset").write_bytes(studio_package())
+        (root / "Content" / "Newer.uasset").write_bytes(studio_package(licensee=3))
+        git("add", "Content")
+        # From a folder below the root: the engine's Build.version is still read from the repository's root.
+        result = run_buildver(root / "Content", "guard")
+        assert result.returncode == 1, result.stderr
+        assert result.stdout.splitlines()[0] == (
+            "Content/Newer.uasset: error[package-newer]: saved by a newer engine than 5.1.1-0+++Studio+Main: "
+            "FileVersionLicenseeUE 3 is newer than this engine writes "
+            f"(2, Engine/Source/Runtime/Core/Public/UObject/ObjectVersion.h; read from {root})"
+        )
