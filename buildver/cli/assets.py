@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from buildver.cli.common import AgainstOption, FileOption, Palette, json_text, judging_engine, new_app, palette
+from buildver.cli.common import (
+    AgainstOption,
+    FileOption,
+    Palette,
+    json_text,
+    judging_engine,
+    judging_tables,
+    new_app,
+    palette,
+)
 from buildver.text import printable
 from buildver.versions.engine_version import EngineVersion
 
@@ -65,11 +74,16 @@ def scan_command(
     """Check every package against the current engine; exit 1 when any is newer-engine, corrupt or a Git LFS
     pointer (unless --allow-lfs-pointers)."""
     from buildver.packages.scanning import reader_description, scan_shared
+    from buildver.projects.place import find_place
     from buildver.versions.config import load_config
 
     # The engine of the place the first path is in: in a game, the project's engine, never the game's own version.
     # The settings are read even with --against: a bad configuration is refused whatever the command needs.
-    engine = judging_engine(paths[0], file, against, config=load_config())
+    place = None if against is not None or file is not None else find_place(paths[0], config=load_config())
+    engine = judging_engine(
+        paths[0], file, against, config=load_config() if place is None else place.config, place=place
+    )
+    tables = judging_tables(place, engine, paths[0])
     engine_version = engine.package_judge
     assert engine_version is not None  # judging_engine raises when none is known
     paths = _distinct(paths)
@@ -79,7 +93,7 @@ def scan_command(
     progress = _Progress(sys.stderr) if interactive else None
     heading = engine.describe() if engine.release_only else str(engine_version)
     output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, heading, palette(sys.stdout))
-    results = scan_shared(paths, engine_version, jobs=jobs)
+    results = scan_shared(paths, engine_version, jobs=jobs, tables=tables)
     counts = _print_results(_in_words(results, engine) if engine.release_only else results, output, progress)
     failures = [status for status in counts if status.is_failure]
     if allow_lfs_pointers:

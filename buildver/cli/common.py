@@ -18,6 +18,7 @@ import typer
 from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
+    from buildver.packages.tree_tables import VersionTables
     from buildver.projects.place import Place, PlaceEngine
     from buildver.versions.config import Config
 
@@ -140,6 +141,17 @@ def judging_engine(
     if engine.version is None:
         raise EngineLookupError(engine.missing or f"{start}: no engine is known here")
     return engine
+
+
+def judging_tables(place: Place | None, engine: PlaceEngine, start: Path) -> VersionTables | None:
+    """The version tables ``engine`` judges packages by (``buildver.projects.engine_tables``): ``place`` is the
+    place found from ``start`` (None with ``--against`` or ``--file``: then the engine alone decides)."""
+    from buildver.projects.engine_tables import place_tables
+    from buildver.projects.place import Place, PlaceKind
+
+    if place is None:
+        place = Place(PlaceKind.OTHER, Path(os.path.abspath(start)))
+    return place_tables(place, engine)
 
 
 def print_json(document: object) -> None:

@@ -29,12 +29,24 @@ def engine(
         ),
     ] = Path("."),
     json_output: JsonFlag = False,
+    versions: Annotated[
+        bool,
+        typer.Option(
+            "--versions",
+            help="Print the version tables packages are judged by here: object versions, and each custom version "
+            "with its GUID, name, latest version and the file and line that registers it.",
+        ),
+    ] = False,
 ) -> None:
     """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version.
 
     Also: buildver engine register FOLDER, buildver engine switch [PROJECT] ASSOCIATION (each takes --help).
     """
     from buildver.errors import BuildverError, EngineLookupError
+
+    if versions:
+        _print_versions(path, json_output)
+        return
     from buildver.projects.engine import project_engine
     from buildver.versions.build_version import load_build_version
 
@@ -65,6 +77,45 @@ def engine(
     echo(f"engine root: {found.root}")
     shown = version if version is not None else "no Engine/Build/Build.version there"
     echo(f"build version: {found.version_file} ({shown})")
+
+
+def _print_versions(path: Path, json_output: bool) -> None:
+    """``engine --versions``: the tables of the place ``path`` is in."""
+    from buildver.errors import EngineLookupError
+    from buildver.projects.engine_tables import tables_here
+
+    found, tables = tables_here(path)
+    if found.version is None:
+        raise EngineLookupError(found.missing or f"{path}: no engine is known here")
+    if tables is None:
+        raise EngineLookupError(
+            f"{path}: buildver has no tables of {found.describe()}: no ObjectVersion.h in its tree, and no shipped "
+            "tables of that release (or a licensee's build without its sources)"
+        )
+    if json_output:
+        print_json({"engine": found.to_json(), **tables.to_json()})
+        return
+    echo(f"engine: {found.describe()}")
+    echo(f"tables: {tables.source}")
+    limits = tables.object_versions
+    if limits is None:
+        echo("object versions: not known")
+    else:
+        legacy = "not known" if limits.legacy_file_version is None else str(limits.legacy_file_version)
+        echo(
+            f"object versions: UE4 {limits.file_version_ue4}, UE5 {limits.file_version_ue5}, licensee "
+            f"{limits.file_version_licensee}, LegacyFileVersion {legacy} ({limits.where})"
+        )
+    echo(f"custom versions: {len(tables.custom_versions)}")
+    for entry in tables.custom_versions.values():
+        module = f" [{entry.module}]" if entry.module else ""
+        echo(f"  {entry.guid} {entry.name} {entry.version}{module} {entry.where}")
+    for guid, why in tables.undecided.items():
+        echo(f"undecided: {guid}: {why}")
+    for problem in tables.problems:
+        echo(f"not resolved: {problem}")
+    for note in tables.notes:
+        echo(f"left out: {note}")
 
 
 def engines(json_output: JsonFlag = False) -> None:

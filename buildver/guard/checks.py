@@ -26,6 +26,7 @@ from buildver.versions.build_version import BuildVersion, VersionFile, parse_bui
 
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
+    from buildver.packages.tree_tables import VersionTables
     from buildver.projects.unreal_ini import IniDocument, IniValue
     from buildver.stamp.header import MacroNames
     from buildver.versions.engine_version import EngineVersion
@@ -208,13 +209,15 @@ def check_package_summary(
     *,
     warn_empty: bool = True,
     settings: GuardSettings = DEFAULT_SETTINGS,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
-    """The findings about one package header; the rules for loading are ``buildver.packages.verdicts.classify``'s."""
+    """The findings about one package header; the rules for loading are ``buildver.packages.verdicts.classify``'s
+    (``tables``: the engine's own version tables, ``buildver.projects.engine_tables``)."""
     from buildver.packages.verdicts import ScanStatus, classify
 
     status = None
     if engine is not None:
-        result = classify(path, summary, engine, warn_empty=False)
+        result = classify(path, summary, engine, warn_empty=False, tables=tables)
         status = result.status
         if status is ScanStatus.NEWER_ENGINE:
             return settings.finding("package-newer", path, f"saved by a newer engine than {engine}: {result.error}")

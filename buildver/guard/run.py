@@ -35,6 +35,7 @@ from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
+    from buildver.packages.tree_tables import VersionTables
     from buildver.projects.place import PlaceEngine
     from buildver.stamp.header import MacroNames
     from buildver.vcs import Blob, GitEntry
@@ -172,6 +173,8 @@ class Snapshot:
     the staged ``.uproject``'s EngineAssociation), else the repository's own (an engine tree's, or another
     project's Build.version); ``version`` None when none is known (``missing`` says why)."""
     checked: int
+    project_of: dict[str, str | None]
+    """The ``.uproject`` (relative to the root) each judged path belongs to, or None."""
 
 
 class _Reader:
@@ -397,6 +400,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         resolve=resolve,
         engine_of=engine_of,
         checked=checked,
+        project_of=project_of,
     )
 
 
@@ -456,23 +460,52 @@ def check(snapshot: Snapshot) -> list[Finding]:
             findings += check_plugin(path, data, _record(engine), settings)
         findings += check_plugin_version(path, data, snapshot.committed.get(path), settings)
     root = snapshot.root
+    tables_of = _TablesOf(snapshot)
     for path in snapshot.working_tree_packages:
         engine = snapshot.engine_of[path]
-        found = _check_package_file(path, root / path, engine.package_judge, snapshot.warn_empty[path], settings, root)
+        tables = tables_of(path, engine)
+        found = _check_package_file(
+            path, root / path, engine.package_judge, snapshot.warn_empty[path], settings, root, tables
+        )
         findings += _in_words(found, engine)
     for path, blob in snapshot.package_blobs:
         engine = snapshot.engine_of[path]
         version = engine.package_judge
+        tables = tables_of(path, engine)
         if blob is None:
             findings += settings.finding("package-unreadable", path, "not in the index (stage it with git add)")
             continue
         oid = _lfs_object_id(blob.data) if blob.size <= LFS_POINTER_MAX_SIZE else None
         if oid is None:
-            found = _check_package_blob(path, blob, version, snapshot.warn_empty[path], settings)
+            found = _check_package_blob(path, blob, version, snapshot.warn_empty[path], settings, tables)
         else:
-            found = _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings)
+            found = _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings, tables)
         findings += _in_words(found, engine)
     return findings
+
+
+class _TablesOf:
+    """The version tables each staged package is judged by (``buildver.projects.engine_tables``): its engine's, with
+    its game's registrations; looked up once per project and engine."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self.known: dict[tuple[str | None, int], VersionTables | None] = {}
+
+    def __call__(self, path: str, engine: PlaceEngine) -> VersionTables | None:
+        project = self.snapshot.project_of.get(path)
+        key = (project, id(engine))
+        if key not in self.known:
+            from buildver.projects.engine_tables import place_tables
+            from buildver.projects.place import Place, PlaceKind
+
+            root = self.snapshot.root
+            if project:
+                place = Place(PlaceKind.GAME, (root / project).parent, root / project)
+            else:
+                place = Place(PlaceKind.OTHER, root)
+            self.known[key] = place_tables(place, engine, base=root)
+        return self.known[key]
 
 
 def _in_words(findings: list[Finding], engine: PlaceEngine) -> list[Finding]:
@@ -661,7 +694,12 @@ def _engines(
 
 
 def _check_package_blob(
-    path: str, blob: Blob, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+    path: str,
+    blob: Blob,
+    engine: EngineVersion | None,
+    warn_empty: bool,
+    settings: GuardSettings,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """The findings about a staged package read from git: its first bytes, its size and its last 4 bytes."""
     from buildver.errors import PackageFormatError
@@ -674,20 +712,25 @@ def _check_package_blob(
             summary = parse_package_head(blob.data, blob.size, blob.tail, path)
     except PackageFormatError as exc:
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
-    return _package_findings(path, summary, engine, warn_empty, settings)
+    return _package_findings(path, summary, engine, warn_empty, settings, tables)
 
 
 def _package_findings(
-    path: str, summary: PackageSummary, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+    path: str,
+    summary: PackageSummary,
+    engine: EngineVersion | None,
+    warn_empty: bool,
+    settings: GuardSettings,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """``check_package_summary``'s findings, and ``package-undecidable`` where ``classify`` says undecidable."""
-    findings = check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+    findings = check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings, tables=tables)
     if engine is None or not summary.custom_versions:
         return findings
     from buildver.packages.verdicts import ScanStatus, classify
 
     # The verdict is classify's (packages/verdicts.py), as for assets scan; only its finding is made here.
-    result = classify(path, summary, engine, warn_empty=False)
+    result = classify(path, summary, engine, warn_empty=False, tables=tables)
     if result.status is ScanStatus.UNDECIDABLE:
         findings += settings.finding("package-undecidable", path, f"not decidable for {engine}: {result.error}")
     return findings
@@ -700,6 +743,7 @@ def _check_package_file(
     warn_empty: bool,
     settings: GuardSettings,
     root: Path | None = None,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """The findings about the package stored in ``file``, reading only its header; ``root``: a work-tree file."""
     from buildver.errors import PackageFormatError
@@ -712,9 +756,9 @@ def _check_package_file(
             # A Git LFS checkout without its content (GIT_LFS_SKIP_SMUDGE) keeps the pointer in the work tree.
             oid = _lfs_object_id(_start_of_regular_file(file, LFS_POINTER_MAX_SIZE + 1))
             if oid is not None and root is not None:
-                return _check_lfs_package(root, path, oid, engine, warn_empty, settings)
+                return _check_lfs_package(root, path, oid, engine, warn_empty, settings, tables)
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
-    return _package_findings(path, summary, engine, warn_empty, settings)
+    return _package_findings(path, summary, engine, warn_empty, settings, tables)
 
 
 def _start_of_regular_file(file: Path, count: int) -> bytes:
@@ -734,14 +778,20 @@ def _start_of_regular_file(file: Path, count: int) -> bytes:
 
 
 def _check_lfs_package(
-    root: Path, path: str, oid: str, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+    root: Path,
+    path: str,
+    oid: str,
+    engine: EngineVersion | None,
+    warn_empty: bool,
+    settings: GuardSettings,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """A package kept in Git LFS: its index entry is a pointer, and ``git add`` put the content in the LFS store."""
     from buildver.vcs import git_common_dir
 
     stored = git_common_dir(root) / "lfs" / "objects" / oid[:2] / oid[2:4] / oid
     if stored.is_file():
-        return _check_package_file(path, stored, engine, warn_empty, settings)
+        return _check_package_file(path, stored, engine, warn_empty, settings, tables=tables)
     # Not an error: the content exists elsewhere (the LFS server), only this clone cannot show it.
     return [
         Finding(path, Severity.WARNING, finding.message, finding.check)
