@@ -104,7 +104,7 @@ def show(
             shown["Project"] = str(game.project)
             shown["Engine"] = game.engine.to_json()
             shown["GameVersionSources"] = {name: f"{item.source}: {item.rule}" for name, item in game_fields.items()}
-        print_json(shown)
+        print_json(shown, "show")
     elif chosen is OutputFormat.ENV:  # a value that is not there (IOSBundleVersion off a build machine) has no line
         present = {name: value for name, value in shown.items() if value is not None}
         sys.stdout.write(environment_lines(_source(version_file, game), present))

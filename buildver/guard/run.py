@@ -8,11 +8,11 @@ reports (``buildver.guard.settings``). Packages are streamed, one at a time, how
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import posixpath
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -93,7 +93,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     findings = check(snapshot)
     order = {check.key: index for index, check in enumerate(CHECKS)}
     findings.sort(key=lambda finding: (finding.path, order[finding.check]))
-    return GuardReport(tuple(findings), snapshot.checked)
+    return GuardReport(tuple(findings), len(snapshot.checked), snapshot.checked, snapshot.root)
 
 
 STAGED_SIZE_LIMITS: dict[str, int] = {
@@ -125,7 +125,7 @@ _PACKAGE_TAIL = 4
 """A package's last 4 bytes: the tag that tells an uncooked package (``parse_package_head`` reads it)."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Snapshot:
     """What the next commit holds, as far as the checks need it; packages are read when the checks ask."""
 
@@ -167,7 +167,8 @@ class Snapshot:
     """The engine each staged package, plugin and game config file is judged against: its project's engine (from
     the staged ``.uproject``'s EngineAssociation), else the repository's own (an engine tree's, or another
     project's Build.version); ``version`` None when none is known (``missing`` says why)."""
-    checked: int
+    checked: tuple[str, ...]
+    """The files checked, sorted."""
 
 
 class _Reader:
@@ -342,10 +343,10 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     package_blobs = _package_stream(root, from_blobs, index) if from_blobs else iter(())
 
     header = None
-    checked = len({*versions, *packages, *manifests, *plugins, *game_configs, *staged_projects})
+    checked = {*versions, *packages, *manifests, *plugins, *game_configs, *staged_projects}
     if check_the_header and header_path is not None and (header_configured or small.get(header_path) is not None):
         header = (header_path, small.get(header_path), header_configured, macros)
-        checked += header_path not in {*versions, *packages, *manifests, *plugins}
+        checked.add(header_path)
     if header is not None and any(path == header_path for _, path, _ in reader.refused):
         header = None  # reported as refused
     warn_of_ini = {
@@ -375,7 +376,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         package_blobs=package_blobs,
         resolve=resolve,
         engine_of=engine_of,
-        checked=checked,
+        checked=tuple(sorted(checked)),
     )
 
 
@@ -453,7 +454,7 @@ def _in_words(findings: list[Finding], engine: PlaceEngine) -> list[Finding]:
     """The findings with an engine known only by its release named as people say it (PlaceEngine.in_words)."""
     if not engine.release_only:
         return findings
-    return [Finding(item.path, item.severity, engine.in_words(item.message), item.check) for item in findings]
+    return [dataclasses.replace(item, message=engine.in_words(item.message)) for item in findings]
 
 
 def _check_project_engine(snapshot: Snapshot, path: str, staged: bytes, head: bytes) -> list[Finding]:
@@ -718,7 +719,7 @@ def _check_lfs_package(
         return _check_package_file(path, stored, engine, warn_empty, settings)
     # Not an error: the content exists elsewhere (the LFS server), only this clone cannot show it.
     return [
-        Finding(path, Severity.WARNING, finding.message, finding.check)
+        dataclasses.replace(finding, severity=Severity.WARNING)
         for finding in settings.finding(
             "package-unreadable", path, "not checked: a Git LFS pointer whose object is not in the local LFS store"
         )
