@@ -9,7 +9,6 @@ text at each start (about 5 ms for update-local); real annotation objects are re
 
 import sys
 import warnings
-from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
@@ -20,7 +19,6 @@ from buildver.cli.common import (
     print_warning,
 )
 from buildver.errors import BuildverError
-
 
 # Each command's module is imported only when that command runs: typer builds every option of a module's
 # commands when it is imported, and build machines and pre-commit start buildver on every build and commit.

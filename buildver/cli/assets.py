@@ -321,7 +321,6 @@ class _ReportOutput:
         self.writer.close(_counts_line(counts))
 
 
-
 class _Progress:
     """A progress line on stderr (files so far and the rate), drawn once the scan has run for a while; rows are
     written between redraws. It shows no total: counting the files first would walk the tree twice."""

@@ -113,6 +113,7 @@ def _counts_line(report: ProjectReport) -> str:
         return "nothing to check: no .uproject, .uplugin or binaries .modules found"
     return f"{total} checked: " + ", ".join(f"{count} {status}" for status, count in counts.items())
 
+
 DECLARED_WIDTH = 26
 """The DECLARED column's least width; it widens to the longest value, so that a braced GUID (38 characters) or a
 path association is shown whole."""

@@ -198,7 +198,10 @@ class _JUnitWriter(ReportWriter):
         if self.cases is None:
             from tempfile import SpooledTemporaryFile
 
-            self.cases = SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY, mode="w+", encoding="utf-8", newline="")
+            # Kept open across add() calls and closed in close(): no with-block spans them.
+            self.cases = SpooledTemporaryFile(  # noqa: SIM115
+                max_size=_SPOOL_IN_MEMORY, mode="w+", encoding="utf-8", newline=""
+            )
         return self.cases
 
     def add(self, entry: Entry) -> None:

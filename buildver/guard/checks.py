@@ -55,9 +55,7 @@ _LINE_NAMED = re.compile(r"line (\d+)\b")
 """How every error of buildver's names its place after the file's path: ``line 3, column 5: ...``, ``line 7: ...``."""
 
 
-def _error_finding(
-    settings: GuardSettings, key: str, path: str, error: BuildverError, hint: str = ""
-) -> list[Finding]:
+def _error_finding(settings: GuardSettings, key: str, path: str, error: BuildverError, hint: str = "") -> list[Finding]:
     """The finding of check ``key`` for an error the library raised about ``path``: its message without the path
     (``hint`` added), at the line the message names first, when it names one."""
     message = _without_path(str(error), path)
@@ -191,7 +189,10 @@ def check_header(
     if expected == text:
         return []
     return settings.finding(
-        "header", header_path, f"out of step with {version_file.path.as_posix()}; {fix}", _first_difference(text, expected)
+        "header",
+        header_path,
+        f"out of step with {version_file.path.as_posix()}; {fix}",
+        _first_difference(text, expected),
     )
 
 
@@ -391,7 +392,10 @@ def _check_project_version(
     if numbers < old_numbers:
         where = f"line {version.line}: ProjectVersion" if version.line is not None else "ProjectVersion (not set)"
         return settings.finding(
-            "project-version-backwards", path, f"{where} goes backwards: {before.value} -> {version.value}", version.line
+            "project-version-backwards",
+            path,
+            f"{where} goes backwards: {before.value} -> {version.value}",
+            version.line,
         )
     return []
 

@@ -181,7 +181,6 @@ class GuardReport:
         counts = [_plural(self.errors, "error"), _plural(self.warnings, "warning")]
         return f"buildver guard: {files}: {', '.join(counts)}"
 
-
     def to_json(self) -> dict[str, object]:
         """The report as ``guard --format json`` prints it (``buildver.cli`` adds ``schema_version``)."""
         return {

@@ -58,7 +58,12 @@ LINES: list[tuple[str, Callable[[str], list[Finding]], str, str]] = [
     ("version-backwards", version, render_new_file(BASE.replace(minor_version=2)), '"MinorVersion"'),
     ("version-backwards", version, render_new_file(BASE.replace(major_version=4)), '"MajorVersion"'),
     ("compatible-above-changelist", version, render_new_file(BASE.replace(compatible_changelist=2000)), "Compatible"),
-    ("promoted-without-changelist", version, render_new_file(BASE.replace(changelist=0, is_promoted_build=True)), "IsPromoted"),
+    (
+        "promoted-without-changelist",
+        version,
+        render_new_file(BASE.replace(changelist=0, is_promoted_build=True)),
+        "IsPromoted",
+    ),
     ("forced-build-id", version, render_new_file(BASE.replace(build_id="forced")), '"BuildId"'),
     ("version-invalid", version, HEAD.replace('"PatchVersion": 2', '"PatchVersion": -2'), '"PatchVersion"'),
     ("version-invalid", version, HEAD.replace('"PatchVersion": 2,', '"PatchVersion": 2 "x",'), '"PatchVersion"'),
@@ -68,14 +73,26 @@ LINES: list[tuple[str, Callable[[str], list[Finding]], str, str]] = [
     ("project-version-backwards", game_ini, "\n\n" + GAME_INI.replace("1.2.0", "1.1"), "ProjectVersion"),
     ("project-version-invalid", game_ini, GAME_INI.replace("1.2.0", "one"), "ProjectVersion"),
     ("game-config-invalid", game_ini, GAME_INI.replace("ProjectName", "Project\0Name"), "Project\0Name"),
-    ("android-version-code-backwards", engine_ini, ENGINE_INI.replace("StoreVersion=3", "StoreVersion=2"), "StoreVersion=2"),
-    ("android-version-code-too-large", engine_ini, ENGINE_INI.replace("StoreVersion=3", "StoreVersion=2100000001"), "StoreVersion="),
+    (
+        "android-version-code-backwards",
+        engine_ini,
+        ENGINE_INI.replace("StoreVersion=3", "StoreVersion=2"),
+        "StoreVersion=2",
+    ),
+    (
+        "android-version-code-too-large",
+        engine_ini,
+        ENGINE_INI.replace("StoreVersion=3", "StoreVersion=2100000001"),
+        "StoreVersion=",
+    ),
     ("plugin-invalid", plugin, '{\n\t"FileVersion": 3,\n\t"Version": x\n}', '"Version"'),
     ("modules-build-id", manifest, '{\n\t"BuildId": "1",\n\t"Modules": {,}\n}', '"Modules"'),
 ]
 
 
-@pytest.mark.parametrize(("check", "run", "staged", "needle"), LINES, ids=[f"{row[0]}-{i}" for i, row in enumerate(LINES)])
+@pytest.mark.parametrize(
+    ("check", "run", "staged", "needle"), LINES, ids=[f"{row[0]}-{i}" for i, row in enumerate(LINES)]
+)
 def test_a_finding_names_the_line_it_is_about(
     check: str, run: Callable[[str], list[Finding]], staged: str, needle: str
 ) -> None:
