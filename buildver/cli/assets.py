@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 import typer
 
 from buildver.cli.common import (
+    SCHEMA_VERSIONS,
     AgainstOption,
     FileOption,
     FormatOption,
@@ -200,9 +201,8 @@ class _JsonOutput:
     def __init__(self, stream: TextIO, engine: PlaceEngine) -> None:
         import json
 
-        from buildver.cli.schemas import SCHEMA_VERSIONS
-
         self.stream = stream
+        # schema_version first, as print_json writes every other document.
         head = {"schema_version": SCHEMA_VERSIONS["assets-scan"], "engine": engine.to_json()}
         self.pending: list[str] = [json.dumps(head, indent=2, ensure_ascii=False)[:-2] + ',\n  "packages": [']
         self.first = True

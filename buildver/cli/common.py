@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from buildver.versions.config import Config
 
 __all__ = [
+    "SCHEMA_VERSIONS",
     "AgainstEngine",
     "AgainstOption",
     "FileOption",
@@ -176,13 +177,29 @@ def judging_engine(
     return engine
 
 
+SCHEMA_VERSIONS: dict[str, int] = {
+    "show": 1,
+    "compare": 1,
+    "compatible": 1,
+    "update-local": 1,
+    "engine": 1,
+    "engines": 1,
+    "engine-register": 1,
+    "engine-switch": 1,
+    "data-inspect": 1,
+    "project-check": 1,
+    "assets-scan": 1,
+    "guard": 1,
+}
+"""Each ``--json`` document's name (its schema's file name in ``buildver.cli.schemas``) and its ``schema_version``:
+the one place the number is written (``docs/json-schemas.md`` says when it changes)."""
+
+
 def print_json(document: Mapping[str, object], schema: str) -> None:
     """Print one JSON document (2-space indent, UTF-8 kept) on stdout, ``schema_version`` first: the version of the
     document named ``schema``, whose JSON Schema ships with buildver (``buildver.cli.schemas``); see
     :func:`json_text` for names that are not UTF-8."""
     import json
-
-    from buildver.cli.schemas import SCHEMA_VERSIONS
 
     versioned = {"schema_version": SCHEMA_VERSIONS[schema], **document}
     sys.stdout.write(json_text(json.dumps(versioned, indent=2, ensure_ascii=False)) + "\n")

@@ -1,8 +1,9 @@
 """The JSON Schemas (draft 2020-12) of every document the command line prints with ``--json``, shipped with the
 package (``<name>.schema.json`` beside this module) and published in ``docs/schemas/``.
 
-``SCHEMA_VERSIONS`` is the one place each document's ``schema_version`` is written: ``print_json`` puts it first in
-the document, and each schema holds the same number as a constant. The number grows when a reader written for the
+``SCHEMA_VERSIONS`` (kept in ``buildver.cli.common``, which every command loads anyway, so that printing a document
+imports nothing more) is the one place each document's ``schema_version`` is written: ``print_json`` puts it first
+in the document, and each schema holds the same number as a constant. The number grows when a reader written for the
 document could misread the new one (a key removed or renamed, a value of another type or meaning); a key added, or
 a value added to a list of statuses or checks, keeps it (``docs/json-schemas.md``).
 """
@@ -11,26 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from buildver.cli.common import SCHEMA_VERSIONS
+
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
 __all__ = ["SCHEMA_VERSIONS", "load_schema", "schema_file"]
-
-SCHEMA_VERSIONS: dict[str, int] = {
-    "show": 1,
-    "compare": 1,
-    "compatible": 1,
-    "update-local": 1,
-    "engine": 1,
-    "engines": 1,
-    "engine-register": 1,
-    "engine-switch": 1,
-    "data-inspect": 1,
-    "project-check": 1,
-    "assets-scan": 1,
-    "guard": 1,
-}
-"""Each document's name (its schema's file name) and its schema_version."""
 
 
 def schema_file(name: str) -> Traversable:
