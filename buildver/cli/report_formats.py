@@ -86,7 +86,7 @@ class _Locator:
         absolute = os.path.normpath(os.path.join(self.base, path))
         try:
             relative = os.path.relpath(absolute, self.root)
-        except ValueError:  # Windows: another drive
+        except ValueError:  # pragma: no cover - Windows only: another drive than the root's
             return Path(absolute).as_posix(), False
         if relative == os.pardir or relative.startswith(os.pardir + os.sep):
             return Path(absolute).as_posix(), False
@@ -108,11 +108,11 @@ class ReportWriter:
         self.locator = _Locator(report.base)
 
     def add(self, entry: Entry) -> None:
-        raise NotImplementedError
+        """Report ``entry``: printed now, or kept (spooled) until :meth:`close` when the format needs the counts
+        first."""
 
     def close(self, summary: str) -> None:
         """Finish the report; ``summary`` is the command's closing line (counts, no names)."""
-        raise NotImplementedError
 
 
 def open_report(chosen: ReportFormat, report: Report, stream: TextIO | None = None) -> ReportWriter:
