@@ -51,15 +51,16 @@ def _without_path(message: str, path: str) -> str:
     return message
 
 
-_LINE_NAMED = re.compile(r"line (\d+)\b")
-"""How every error of buildver's names its place after the file's path: ``line 3, column 5: ...``, ``line 7: ...``."""
+_LINE_NAMED = r"line (\d+)\b"
+"""How every error of buildver's names its place after the file's path: ``line 3, column 5: ...``, ``line 7: ...``
+(compiled on first use: the guard imports this module at every commit, and most commits have no such error)."""
 
 
 def _error_finding(settings: GuardSettings, key: str, path: str, error: BuildverError, hint: str = "") -> list[Finding]:
     """The finding of check ``key`` for an error the library raised about ``path``: its message without the path
     (``hint`` added), at the line the message names first, when it names one."""
     message = _without_path(str(error), path)
-    named = _LINE_NAMED.match(message)
+    named = re.match(_LINE_NAMED, message)
     return settings.finding(key, path, message + hint, None if named is None else int(named[1]))
 
 
