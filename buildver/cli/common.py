@@ -7,9 +7,11 @@ the main app that registers them.
 
 from __future__ import annotations
 
+import enum
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NamedTuple, TextIO
 
@@ -23,11 +25,15 @@ if TYPE_CHECKING:
     from buildver.versions.config import Config
 
 __all__ = [
+    "SCHEMA_VERSIONS",
     "AgainstEngine",
     "AgainstOption",
     "FileOption",
+    "FormatOption",
     "JsonFlag",
     "Palette",
+    "ReportFormat",
+    "choose_format",
     "colour_diff",
     "echo",
     "json_text",
@@ -74,6 +80,35 @@ FileOption = Annotated[
     ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+
+
+class ReportFormat(enum.Enum):
+    """``--format`` of ``guard``, ``assets scan`` and ``project check`` (``buildver.cli.report_formats`` writes the
+    CI formats)."""
+
+    TEXT = "text"
+    JSON = "json"
+    GITHUB = "github"
+    JUNIT = "junit"
+    SARIF = "sarif"
+
+
+FormatOption = Annotated[
+    ReportFormat | None,
+    typer.Option(
+        "--format",
+        help="text: for people (the default); json: one JSON document (as --json); github: GitHub Actions "
+        "annotations on each file and line; junit: JUnit XML; sarif: SARIF 2.1.0.",
+        show_default=False,
+    ),
+]
+
+
+def choose_format(json_flag: bool, given: ReportFormat | None) -> ReportFormat:
+    """The format asked for: ``--json`` is ``--format json``; the two naming different formats is a usage error."""
+    if json_flag and given is not None and given is not ReportFormat.JSON:
+        raise typer.BadParameter(f"--json and --format {given.value} disagree", param_hint="'--format'")
+    return ReportFormat.JSON if json_flag else given or ReportFormat.TEXT
 
 
 def parse_version(text: str) -> EngineVersion:
@@ -154,12 +189,32 @@ def judging_tables(place: Place | None, engine: PlaceEngine, start: Path) -> Ver
     return place_tables(place, engine)
 
 
-def print_json(document: object) -> None:
-    """Print one JSON document (2-space indent, UTF-8 kept) on stdout; see :func:`json_text` for names that are
-    not UTF-8."""
+SCHEMA_VERSIONS: dict[str, int] = {
+    "show": 1,
+    "compare": 1,
+    "compatible": 1,
+    "update-local": 1,
+    "engine": 1,
+    "engines": 1,
+    "engine-register": 1,
+    "engine-switch": 1,
+    "data-inspect": 1,
+    "project-check": 1,
+    "assets-scan": 1,
+    "guard": 1,
+}
+"""Each ``--json`` document's name (its schema's file name in ``buildver.cli.schemas``) and its ``schema_version``:
+the one place the number is written (``docs/json-schemas.md`` says when it changes)."""
+
+
+def print_json(document: Mapping[str, object], schema: str) -> None:
+    """Print one JSON document (2-space indent, UTF-8 kept) on stdout, ``schema_version`` first: the version of the
+    document named ``schema``, whose JSON Schema ships with buildver (``buildver.cli.schemas``); see
+    :func:`json_text` for names that are not UTF-8."""
     import json
 
-    sys.stdout.write(json_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
+    versioned = {"schema_version": SCHEMA_VERSIONS[schema], **document}
+    sys.stdout.write(json_text(json.dumps(versioned, indent=2, ensure_ascii=False)) + "\n")
 
 
 def json_text(text: str) -> str:

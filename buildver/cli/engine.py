@@ -68,7 +68,7 @@ def engine(
     version_file = load_build_version(found.version_file) if found.version_file.is_file() else None
     version = None if version_file is None else str(version_file.record.engine_version)
     if json_output:
-        print_json({**found.to_json(), "engine_version": version})
+        print_json({**found.to_json(), "engine_version": version}, "engine")
         return
     association = found.association or "(none)"
     echo(f"project: {found.project}")
@@ -124,7 +124,7 @@ def engines(json_output: JsonFlag = False) -> None:
 
     listed, looked = machine_engines()
     if json_output:
-        print_json({"looked_in": looked, "engines": [engine.to_json() for engine in listed]})
+        print_json({"looked_in": looked, "engines": [engine.to_json() for engine in listed]}, "engines")
         return
     for engine in listed:
         shown = engine.version if engine.version is not None else f"no version: {engine.problem}"
@@ -158,11 +158,11 @@ def register_command(
     from buildver.projects.machine_engines import register_engine
 
     registration = register_engine(folder, dry_run=dry_run)
+    if json_output:  # one JSON document on stdout, the diff left out (as update-local --dry-run --json does)
+        print_json({**registration.to_json(), "written": not dry_run and not registration.existing}, "engine-register")
+        return
     if dry_run and registration.change is not None:
         sys.stdout.write(colour_diff(registration.change.diff(), palette(sys.stdout)))
-    if json_output:
-        print_json({**registration.to_json(), "written": not dry_run and not registration.existing})
-        return
     if registration.existing:
         echo(f"{registration.identifier}: already registered ({registration.where})")
         return
@@ -201,11 +201,11 @@ def switch_command(
     switch = switch_engine(_game_project(path), association, force=force, dry_run=dry_run)
     if switch.problem:
         print_warning(f"{switch.problem.split('; install it')[0]}; written anyway (--force)")
-    if dry_run:
+    if dry_run and not json_output:  # --json: one JSON document on stdout, as update-local --dry-run --json
         diff = switch.change.diff()
         sys.stdout.write(colour_diff(diff, palette(sys.stdout)) if diff else "")
     if json_output:
-        print_json({**switch.to_json(), "written": not dry_run and switch.change.changed})
+        print_json({**switch.to_json(), "written": not dry_run and switch.change.changed}, "engine-switch")
     elif not switch.change.changed:
         echo(f"{switch.project}: EngineAssociation is {association!r} already")
     elif not dry_run:

@@ -113,7 +113,7 @@ def show(
             shown["GameVersionSources"] = {name: f"{item.source}: {item.rule}" for name, item in game_fields.items()}
         if plugin is not None and not names:
             shown["Plugin"] = str(plugin.path)
-        print_json(shown)
+        print_json(shown, "show")
     elif chosen is OutputFormat.ENV:  # a value that is not there (IOSBundleVersion off a build machine) has no line
         present = {name: value for name, value in shown.items() if value is not None}
         sys.stdout.write(environment_lines(source, present))

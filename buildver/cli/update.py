@@ -180,7 +180,7 @@ def update_local(
         for warning in plan.warnings:
             print_warning(warning)
     if json_output:
-        print_json(update_document(plan))
+        print_json(update_document(plan), "update-local")
     elif dry_run:
         sys.stdout.write(describe_rules(plan))
         diff = "".join(change.diff() for change in plan.changes)

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -55,6 +56,19 @@ def _without_path(message: str, path: str) -> str:
     return message
 
 
+_LINE_NAMED = r"line (\d+)\b"
+"""How every error of buildver's names its place after the file's path: ``line 3, column 5: ...``, ``line 7: ...``
+(compiled on first use: the guard imports this module at every commit, and most commits have no such error)."""
+
+
+def _error_finding(settings: GuardSettings, key: str, path: str, error: BuildverError, hint: str = "") -> list[Finding]:
+    """The finding of check ``key`` for an error the library raised about ``path``: its message without the path
+    (``hint`` added), at the line the message names first, when it names one."""
+    message = _without_path(str(error), path)
+    named = re.match(_LINE_NAMED, message)
+    return settings.finding(key, path, message + hint, None if named is None else int(named[1]))
+
+
 # -- Build.version ----------------------------------------------------------------------------------------------
 
 
@@ -72,18 +86,24 @@ def backwards_problem(old: BuildVersion, new: BuildVersion) -> str | None:
     release and vendor (a licensee's changelists come from another server than Epic's), and a changelist of 0
     (a Build.version reset after a stamped one was committed) is never ordered at all.
     """
+    found = _backwards(old, new)
+    return None if found is None else found[1]
+
+
+def _backwards(old: BuildVersion, new: BuildVersion) -> tuple[str, str] | None:
+    """The Build.version key that goes backwards and why (:func:`backwards_problem`), or None."""
     from buildver.versions.engine_version import EngineVersion, VersionComparison, VersionComponent
 
     newest, component = EngineVersion.get_newest(old.engine_version, new.engine_version)
     if newest is not VersionComparison.FIRST:
         return None
     if component is VersionComponent.CHANGELIST:
-        return (
+        return "Changelist", (
             f"Changelist goes backwards: {old.changelist} in HEAD, {new.changelist} staged "
             f"(the same {_release(new)} release and vendor)"
         )
     key = _RELEASE_KEYS[component.name] if component is not None else "PatchVersion"
-    return f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({key} decreases)"
+    return key, f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({key} decreases)"
 
 
 def check_version(
@@ -93,23 +113,26 @@ def check_version(
     try:
         version_file = parse_build_version(staged, Path(path))
     except BuildverError as exc:
-        return None, settings.finding("version-invalid", path, _without_path(str(exc), path))
+        return None, _error_finding(settings, "version-invalid", path, exc)
     record = version_file.record
+    line_of = version_file.line_of
     findings: list[Finding] = []
     if head is not None:
         try:
             old: BuildVersion | None = parse_build_version(head, Path(path)).record
         except BuildverError:
             old = None  # HEAD's file was invalid: any valid file repairs it
-        problem = None if old is None else backwards_problem(old, record)
+        problem = None if old is None else _backwards(old, record)
         if problem is not None:
-            findings += settings.finding("version-backwards", path, problem)
+            key, why = problem
+            findings += settings.finding("version-backwards", path, why, line_of(key))
     if record.changelist != 0 and record.compatible_changelist > record.changelist:
         findings += settings.finding(
             "compatible-above-changelist",
             path,
             f"CompatibleChangelist {record.compatible_changelist} is above Changelist {record.changelist}: "
             "a build cannot be compatible with changes newer than its own",
+            line_of("CompatibleChangelist"),
         )
     if record.is_promoted_build and record.changelist == 0:
         findings += settings.finding(
@@ -117,6 +140,7 @@ def check_version(
             path,
             "IsPromotedBuild is 1 but Changelist is 0: not a formal build, and editors built from it save "
             "packages with an empty engine version",
+            line_of("IsPromotedBuild"),
         )
     if record.build_id:
         findings += settings.finding(
@@ -124,6 +148,7 @@ def check_version(
             path,
             f"BuildId {record.build_id!r} is forced: Unreal's documentation advises against it "
             "(outdated modules can load, above all plugins shared between projects)",
+            line_of("BuildId"),
         )
     return version_file, findings
 
@@ -166,10 +191,26 @@ def check_header(
             source=header_source(header_path, version_file.path),
         )
     except BuildverError as exc:
-        return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
+        return _error_finding(settings, "header", header_path, exc, f"; {GUARD_HEADER_HINT}")
     if expected == text:
         return []
-    return settings.finding("header", header_path, f"out of step with {version_file.path.as_posix()}; {fix}")
+    return settings.finding(
+        "header",
+        header_path,
+        f"out of step with {version_file.path.as_posix()}; {fix}",
+        _first_difference(text, expected),
+    )
+
+
+def _first_difference(text: str, expected: str) -> int:
+    """The first line (1-based) where ``text`` differs from ``expected``: where a reader of the header looks."""
+    lines, wanted = text.splitlines(), expected.splitlines()
+    for number, (line, other) in enumerate(zip(lines, wanted, strict=False), start=1):
+        if line != other:
+            return number
+    if len(lines) == len(wanted):
+        return 1  # the same lines with other line ends
+    return max(1, min(len(lines), len(wanted) + 1))  # lines missing at the end: the last; lines too many: the first
 
 
 # -- packages ---------------------------------------------------------------------------------------------------
@@ -265,7 +306,7 @@ def check_manifests(
             parsed[path] = parse_modules_manifest(manifests[path], path)
         except BuildverError as exc:
             if path in checked:
-                findings += settings.finding("modules-build-id", path, _without_path(str(exc), path))
+                findings += _error_finding(settings, "modules-build-id", path, exc)
     for path, problem in build_id_problems(parsed, checked, forced_build_id).items():
         findings += settings.finding("modules-build-id", path, problem)
     return findings
@@ -286,7 +327,7 @@ def check_plugin(
     try:
         descriptor = parse_plugin_descriptor(data, path)
     except DescriptorError as exc:
-        return settings.finding("plugin-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "plugin-invalid", path, exc)
     result = check(descriptor, record.compatible_engine_version)
     if result.status is Status.REFUSED:
         return settings.finding("plugin-incompatible", path, result.reason)
@@ -388,7 +429,7 @@ def check_game_config(
     try:
         new = parse_ini(staged, path)
     except BuildverError as exc:
-        return settings.finding("game-config-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "game-config-invalid", path, exc)
     old = None
     if head is not None:
         with contextlib.suppress(BuildverError):  # HEAD's own problems were HEAD's commit's to report
@@ -408,7 +449,7 @@ def _check_project_version(
     try:
         numbers = project_version_order(version)
     except BuildverError as exc:
-        return settings.finding("project-version-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "project-version-invalid", path, exc)
     if old is None:
         return []
     before = project_version((old,))
@@ -422,6 +463,7 @@ def _check_project_version(
             "project-version-backwards",
             path,
             f"{where} goes backwards: {before.value} -> {version.value}",
+            version.line,
         )
     return []
 
@@ -491,6 +533,10 @@ def _where(key: str, found: IniValue | None) -> str:
     return f"line {found.line}: {key} {found.value}" if found is not None else f"{key} (not set)"
 
 
+def _line(found: IniValue | None) -> int | None:
+    return None if found is None else found.line
+
+
 def _arch_list(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
@@ -509,7 +555,7 @@ def _check_version_codes(
     try:
         new_codes = [code for code in _version_codes(new, release) if code.base_line is not None]
     except BuildverError as exc:
-        return settings.finding("game-config-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "game-config-invalid", path, exc)
     rules = android_rules(release)
     builds = (
         f"{rules.name} builds {_arch_list([str(arch) for arch in rules.archs])}"
@@ -528,6 +574,7 @@ def _check_version_codes(
             path,
             f"{_where(key, found)} puts the version code of {_arch_list(archs)} above {GOOGLE_PLAY_MAX_VERSION_CODE}, "
             f"Google Play's limit ({builds})",
+            _line(found),
         )
     if old is None:
         return findings
@@ -552,5 +599,6 @@ def _check_version_codes(
             path,
             f"{_where(key, found)} (was {was}) lowers the version code of {_arch_list(archs)} ({builds}); "
             "stores refuse an upload whose version code does not grow",
+            _line(found),
         )
     return findings

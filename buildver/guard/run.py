@@ -8,11 +8,11 @@ reports (``buildver.guard.settings``). Packages are streamed, one at a time, how
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import posixpath
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -96,7 +96,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     findings = check(snapshot)
     order = {check.key: index for index, check in enumerate(CHECKS)}
     findings.sort(key=lambda finding: (finding.path, order[finding.check]))
-    return GuardReport(tuple(findings), snapshot.checked)
+    return GuardReport(tuple(findings), len(snapshot.checked), snapshot.checked, snapshot.root)
 
 
 STAGED_SIZE_LIMITS: dict[str, int] = {
@@ -128,7 +128,7 @@ _PACKAGE_TAIL = 4
 """A package's last 4 bytes: the tag that tells an uncooked package (``parse_package_head`` reads it)."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Snapshot:
     """What the next commit holds, as far as the checks need it; packages are read when the checks ask."""
 
@@ -172,7 +172,8 @@ class Snapshot:
     """The engine each staged package, plugin and game config file is judged against: its project's engine (from
     the staged ``.uproject``'s EngineAssociation), else the repository's own (an engine tree's, or another
     project's Build.version); ``version`` None when none is known (``missing`` says why)."""
-    checked: int
+    checked: tuple[str, ...]
+    """The files checked, sorted."""
     project_of: dict[str, str | None]
     """The ``.uproject`` (relative to the root) each judged path belongs to, or None."""
 
@@ -361,16 +362,16 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     package_blobs = _package_stream(root, from_blobs, index) if from_blobs else iter(())
 
     header = None
-    checked = len({*versions, *packages, *manifests, *plugins, *game_configs, *staged_projects})
+    checked = {*versions, *packages, *manifests, *plugins, *game_configs, *staged_projects}
     if check_the_header and header_path is not None and (header_configured or small.get(header_path) is not None):
         header = (header_path, small.get(header_path), header_configured, macros)
-        checked += header_path not in {*versions, *packages, *manifests, *plugins}
+        checked.add(header_path)
     if header is not None and any(path == header_path for _, path, _ in reader.refused):
         header = None  # reported as refused
     engine_numbers = None
     if check_numbers and version_h is not None:
         engine_numbers = (version_h, staged.get(version_h))
-        checked += header is None or header[0] != version_h  # 4.18's Version.h is the header, counted already
+        checked.add(version_h)  # 4.18's Version.h may be the header too: counted once
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
     }
@@ -399,7 +400,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         package_blobs=package_blobs,
         resolve=resolve,
         engine_of=engine_of,
-        checked=checked,
+        checked=tuple(sorted(checked)),
         project_of=project_of,
     )
 
@@ -512,7 +513,7 @@ def _in_words(findings: list[Finding], engine: PlaceEngine) -> list[Finding]:
     """The findings with an engine known only by its release named as people say it (PlaceEngine.in_words)."""
     if not engine.release_only:
         return findings
-    return [Finding(item.path, item.severity, engine.in_words(item.message), item.check) for item in findings]
+    return [dataclasses.replace(item, message=engine.in_words(item.message)) for item in findings]
 
 
 def _check_project_engine(snapshot: Snapshot, path: str, staged: bytes, head: bytes) -> list[Finding]:
@@ -794,7 +795,7 @@ def _check_lfs_package(
         return _check_package_file(path, stored, engine, warn_empty, settings, tables=tables)
     # Not an error: the content exists elsewhere (the LFS server), only this clone cannot show it.
     return [
-        Finding(path, Severity.WARNING, finding.message, finding.check)
+        dataclasses.replace(finding, severity=Severity.WARNING)
         for finding in settings.finding(
             "package-unreadable", path, "not checked: a Git LFS pointer whose object is not in the local LFS store"
         )

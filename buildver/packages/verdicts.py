@@ -55,8 +55,24 @@ class ScanStatus(enum.StrEnum):
         """The statuses that make ``assets scan`` exit 1."""
         return self in _FAILURES
 
+    @property
+    def description(self) -> str:
+        """What the status means, in one line (the rules of ``assets scan``'s SARIF report)."""
+        return _DESCRIPTIONS[self]
+
 
 _FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT, ScanStatus.LFS_POINTER})
+_DESCRIPTIONS = {
+    ScanStatus.NEWER_ENGINE: "saved by a newer engine: this engine cannot load it without losing data",
+    ScanStatus.CORRUPT: "truncated, inconsistent or unreadable",
+    ScanStatus.LFS_POINTER: "a Git LFS pointer where the package should be: nothing was checked (git lfs pull)",
+    ScanStatus.NOT_A_PACKAGE: "something else under a package name (Zen/IoStore, encrypted, UE3, text)",
+    ScanStatus.TOO_NEW_FORMAT: "a header layout newer than this buildver knows",
+    ScanStatus.UNDECIDABLE: "a custom version this engine's release does not register: the plugin that does decides",
+    ScanStatus.EMPTY_ENGINE_VERSION: "saved with an empty engine version: engines with a changelist warn",
+    ScanStatus.UNVERSIONED: "cooked: the header keeps no editor versions to check",
+    ScanStatus.OK: "this engine loads it",
+}
 
 
 @dataclass(frozen=True, slots=True)

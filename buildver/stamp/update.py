@@ -28,7 +28,7 @@ from buildver.changes import (
     remove_leftovers,
     transaction,
 )
-from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
+from buildver.errors import BuildverError, HeaderError, InvalidVersionError, UsageError, WriteError
 from buildver.stamp.depot import (
     Repository,
     Sourced,
@@ -300,7 +300,8 @@ def update_local(
     writes nothing: its caller reads ``plan.warnings``).
 
     When ``GITHUB_OUTPUT`` names a file, it is opened before anything is written (so that a file that cannot
-    take the outputs fails the run while every file is unchanged) and the outputs are appended after.
+    take the outputs fails the run while every file is unchanged) and the outputs are appended after: the stamped
+    version's, and in a game the game's own versions as ``show`` reads them once the stamp is written.
     """
     environment = os.environ if environment is None else environment
     with contextlib.ExitStack() as stack:
@@ -322,9 +323,51 @@ def update_local(
             force=request.force,
             before_writing=open_outputs,
         )
-        for stream in outputs:
-            _append_outputs(stream, github_output(plan.record))
+        if outputs:
+            game = _game_outputs(version_path, on_warning)
+            for stream in outputs:
+                _append_outputs(stream, github_output(plan.record, game))
         return plan, written
+
+
+GAME_OUTPUTS = {
+    "ProjectVersion": "project_version",
+    "AndroidVersionCodeArmv7": "android_version_code_armv7",
+    "AndroidVersionCodeArm64": "android_version_code_arm64",
+    "AndroidVersionCodeX86": "android_version_code_x86",
+    "AndroidVersionCodeX64": "android_version_code_x64",
+    "AndroidVersionCodeBundle": "android_version_code_bundle",
+    "AndroidVersionName": "android_version_name",
+    "IOSVersionInfo": "ios_version_info",
+    "IOSBundleVersion": "ios_bundle_version",
+}
+"""The game's versions update-local gives GitHub Actions, by the name ``show`` gives each (``GAME_FIELD_NAMES``) and
+the output's name (the Action declares the same outputs)."""
+
+
+def _game_outputs(version_path: Path, on_warning: Callable[[str], None] | None) -> dict[str, str]:
+    """In a game, its own versions as ``show`` reads them now (after the stamp), under their output names; a value
+    Unreal computes but the config does not give is left out. Outside a game, none.
+
+    Read after every file is written: a game whose versions cannot be read is a warning, never a failure of a run
+    whose files are already stamped.
+    """
+    from buildver.projects.place import game_versions
+
+    try:
+        game = game_versions(Path(os.path.abspath(version_path)).parent)
+    except BuildverError as exc:
+        if on_warning is not None:
+            on_warning(f"the game's versions are not in GITHUB_OUTPUT: {exc}")
+        return {}
+    if game is None:
+        return {}
+    fields = game.fields()
+    return {
+        output: str(fields[name].value)
+        for name, output in GAME_OUTPUTS.items()
+        if name in fields and fields[name].value is not None
+    }
 
 
 class HeaderPlan(NamedTuple):
@@ -417,8 +460,9 @@ def journal_project(version_path: Path) -> JournalProject | None:
     return JournalProject(project.parent, (project.parent / "Config",))
 
 
-def github_output(record: BuildVersion) -> str:
-    """The lines update-local appends to ``$GITHUB_OUTPUT``: version, changelist, compatible_changelist, branch.
+def github_output(record: BuildVersion, game: Mapping[str, str] | None = None) -> str:
+    """The lines update-local appends to ``$GITHUB_OUTPUT``: version, changelist, compatible_changelist, branch,
+    then the game's versions (``GAME_OUTPUTS``) when there are some.
 
     A value holding a newline would otherwise start a new output of the attacker's choosing, so such values use
     GitHub's multi-line form with a random delimiter.
@@ -428,6 +472,7 @@ def github_output(record: BuildVersion) -> str:
         "changelist": str(record.changelist),
         "compatible_changelist": str(record.effective_compatible_changelist),
         "branch": record.branch_name,
+        **(game or {}),
     }
     lines = []
     for name, value in values.items():

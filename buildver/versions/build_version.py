@@ -265,6 +265,16 @@ class VersionFile(NamedTuple):
         folded = (member.key.lower() for member in self.layout.members)
         return frozenset(_FIELDS_BY_FOLDED_NAME[key].name for key in folded if key in _FIELDS_BY_FOLDED_NAME)
 
+    def line_of(self, name: str) -> int | None:
+        """The line (1-based) of the key ``name`` (any case, as Unreal reads keys), or None when the file has none."""
+        if self.layout is None:
+            return None
+        folded = name.lower()
+        for member in self.layout.members:
+            if member.key.lower() == folded:
+                return line_and_column(self.layout.text, member.key_start)[0]
+        return None
+
     def render(self, record: BuildVersion | None = None, writer: WriterRules | None = None) -> bytes:
         """The file's bytes holding ``record``: only the values that differ are rewritten.
 

@@ -133,4 +133,6 @@ def test_json_is_utf_8_json_when_a_name_is_not_utf_8(tmp_path: Path, arguments: 
         assert os.fsencode(document["project"]) == engine + b"/Game/Game.uproject"
         assert b'"engine_root": "' + os.fsencode(tmp_path) + b'/engine\\udcff\\udcfe"' in result.stdout
     else:
-        assert [os.path.normpath(os.fsencode(entry["path"])) for entry in document] == [b"Content/Rock\xe9.uasset"]
+        paths = [os.path.normpath(os.fsencode(entry["path"])) for entry in document["packages"]]
+        assert paths == [b"Content/Rock\xe9.uasset"]
+        assert document["engine"]["version"] == "5.3.0-0"  # --against
