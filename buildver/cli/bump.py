@@ -107,7 +107,7 @@ def bump(
     for warning in plan.warnings:
         print_warning(warning)
     if json_output:
-        print_json(bump_document(plan, written, dry_run=dry_run))
+        print_json(bump_document(plan, written, dry_run=dry_run), "bump")
         return
     sys.stdout.write(bump_headline(plan, dry_run=dry_run))
     if dry_run:

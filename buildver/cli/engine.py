@@ -93,7 +93,7 @@ def _print_versions(path: Path, json_output: bool) -> None:
             "tables of that release (or a licensee's build without its sources)"
         )
     if json_output:
-        print_json({"engine": found.to_json(), **tables.to_json()})
+        print_json({"engine": found.to_json(), **tables.to_json()}, "engine-versions")
         return
     echo(f"engine: {found.describe()}")
     echo(f"tables: {tables.source}")

@@ -103,6 +103,9 @@ CASES: list[tuple[str, str, Setup | None, list[str], int]] = [
         0,
     ),
     ("engine", "engine", None, ["engine", "--json"], 0),
+    ("engine versions", "engine-versions", None, ["engine", "--versions", "--json"], 0),
+    ("bump dry run", "bump", None, ["bump", "minor", "--dry-run", "--json"], 0),
+    ("bump", "bump", None, ["bump", "--set", "1.5.0", "--json"], 0),
     ("engines", "engines", Machine.register_the_source_build, ["engines", "--json"], 0),
     ("engine register", "engine-register", None, ["engine", "register", "../Source/UE5", "--json"], 0),
     (
@@ -198,6 +201,7 @@ def test_every_command_that_prints_json_is_validated() -> None:
         "compare",
         "compatible",
         "update-local",
+        "bump",
         "engine",
         "engines",
         "engine register",
