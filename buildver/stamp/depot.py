@@ -8,26 +8,30 @@ Perforce changelist of Jenkins and TeamCity builds, then git, for studios withou
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from buildver.errors import SourceError
+from buildver.code_filter import LAST_CODE_CHANGE
+from buildver.errors import SourceError, UsageError
 from buildver.versions.engine_version import MAX_CHANGELIST
 
 if TYPE_CHECKING:
+    from buildver.code_filter import CodeFilter
     from buildver.vcs import RepositoryState
 
 T = TypeVar("T")
 
 __all__ = [
     "CI_CHANGELIST_VARIABLES",
+    "LAST_CODE_CHANGE",
     "SOURCE_VARIABLES",
     "Sourced",
     "changelist_problem",
     "ci_branch",
     "ci_changelist",
     "escape_path",
+    "find_last_code_change",
     "parse_changelist",
     "resolve_branch",
     "resolve_changelist",
@@ -81,14 +85,15 @@ class Repository:
     """The git repository around a folder, read once and only when a value is actually needed."""
 
     def __init__(self, start: Path) -> None:
-        self._start = start
+        self.start = start
+        """The folder the repository is looked for from (the version file's)."""
 
     @functools.cached_property
     def state(self) -> RepositoryState | None:
         """The repository's state, or None outside a repository."""
         from buildver.vcs import read_repository  # only when a value comes from git: 1.7 ms otherwise spent
 
-        return read_repository(self._start)
+        return read_repository(self.start)
 
 
 # CI systems that build from Perforce and name the synced changelist: (system, variable, the variable that says
@@ -133,21 +138,68 @@ def resolve_changelist(flag: int | None, environment: Mapping[str, str], reposit
 
 
 def resolve_compatible_changelist(
-    flag: int | None, environment: Mapping[str, str], *, code_changelist: bool = True
+    flag: int | str | None,
+    environment: Mapping[str, str],
+    *,
+    code_changelist: bool = True,
+    setting: int | str | None = None,
+    last_code_change: Callable[[str], Sourced[int]] | None = None,
 ) -> Sourced[int] | None:
-    """``--compatible-cl``, else ``uebp_CodeCL`` when ``code_changelist`` (the engines whose UAT reads it),
-    else None: the rules' default applies.
+    """``--compatible-cl``, else ``uebp_CodeCL`` when ``code_changelist`` (the engines whose UAT reads it), else
+    the ``compatible-changelist`` setting, else None: the rules' default applies.
 
-    As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given".
+    As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given". The flag or the
+    setting may be :data:`LAST_CODE_CHANGE`, which ``last_code_change`` computes (it is told who asked).
     """
     if flag is not None:
         # Given, even as 0: 5.8's UpdateLocalVersion reads uebp_CodeCL only when -CompatibleCL is absent.
-        return Sourced(flag, "--compatible-cl") if flag else None
+        return _given(flag, "--compatible-cl", last_code_change) if flag else None
     if code_changelist and environment.get("uebp_CodeCL", "").strip():
         value = parse_changelist(environment["uebp_CodeCL"], "environment variable uebp_CodeCL")
         if value:
             return Sourced(value, "uebp_CodeCL")
+    if setting is not None:
+        return _given(setting, "the compatible-changelist setting", last_code_change)
     return None
+
+
+def _given(value: int | str, source: str, last_code_change: Callable[[str], Sourced[int]] | None) -> Sourced[int]:
+    if isinstance(value, int):
+        return Sourced(value, source)
+    if value != LAST_CODE_CHANGE or last_code_change is None:
+        raise UsageError(f"{source}: {value!r} is neither a changelist nor {LAST_CODE_CHANGE}")
+    return last_code_change(f"{source} {LAST_CODE_CHANGE}")
+
+
+def find_last_code_change(
+    repository: Repository, changelist: Sourced[int], code_filter: CodeFilter, asked_by: str
+) -> Sourced[int]:
+    """CompatibleChangelist as Unreal Game Sync computes it (``VersionToLastCodeChange``), from git: the changelist
+    of the newest commit on HEAD's first-parent line that changed a code file (``code_filter``).
+
+    The changelist must be git's own count, or the two numbers would not be in one numbering (a Perforce
+    changelist beside a commit count); a repository where no commit ever changed a code file has no last code
+    change, and is an error, as in UGS ("Could not find any code changes") and UAT 5.8.
+    """
+    state = repository.state
+    if state is None:
+        raise SourceError(
+            f"{repository.start}: {asked_by}: not inside a git repository; pass --compatible-cl N or set uebp_CodeCL"
+        )
+    advice = "pass --compatible-cl N"
+    found = state.last_change(code_filter.pathspecs(), code_filter.matches, shallow_advice=advice)
+    if changelist.value != state.commit_count:
+        raise SourceError(
+            f"{state.root}: {asked_by}: the changelist {changelist.value} ({changelist.source}) is not the number "
+            f"of commits reachable from HEAD ({state.commit_count}), so the last code change would be counted in "
+            "another numbering; leave the changelist to git, or pass --compatible-cl N (or set uebp_CodeCL)"
+        )
+    if found is None:
+        raise SourceError(
+            f"{state.root}: {asked_by}: no commit reachable from HEAD changed a code file "
+            f"({code_filter.describe()}), so there is no last code change; {advice}"
+        )
+    return Sourced(found.changelist, f"{asked_by}: commit {found.commit[:12]} changed {found.path}")
 
 
 def resolve_branch(

@@ -32,6 +32,7 @@ from buildver.errors import BuildverError, HeaderError, InvalidVersionError, Usa
 from buildver.stamp.depot import (
     Repository,
     Sourced,
+    find_last_code_change,
     resolve_branch,
     resolve_changelist,
     resolve_compatible_changelist,
@@ -61,7 +62,8 @@ class UpdateRequest(NamedTuple):
     """What the caller asked for; None means "not given" (Unreal's defaults and sources apply)."""
 
     changelist: int | None = None
-    compatible_changelist: int | None = None
+    compatible_changelist: int | str | None = None
+    """A changelist (0: the rules' default), or ``"last-code-change"``: the last code change in git."""
     build: str | None = None
     licensee: bool | None = None
     promoted: int = 1
@@ -126,7 +128,9 @@ def plan_update(
     changelist = resolve_changelist(request.changelist, environment, repository)
     branch = resolve_branch(request.branch, request.depot_path, environment, repository, config.repository_name)
     licensee = _licensee(request.licensee, chosen, old)
-    compatible = _compatible_changelist(request, environment, chosen, old, changelist.value, licensee.value)
+    compatible = _compatible_changelist(
+        request, environment, chosen, old, changelist, licensee.value, config=config, repository=repository
+    )
     sources = {
         "Changelist": changelist.source,
         "BranchName": branch.source,
@@ -258,20 +262,34 @@ def _compatible_changelist(
     environment: Mapping[str, str],
     chosen: ChosenRules,
     old: BuildVersion,
-    changelist: int,
+    changelist: Sourced[int],
     licensee: bool,
+    *,
+    config: Config,
+    repository: Repository,
 ) -> Sourced[int]:
-    """CompatibleChangelist: given (0 means not given), else the rules' default, reset or kept."""
+    """CompatibleChangelist: given (0 means not given; or the last code change in git), else the rules' default,
+    reset or kept."""
     rules = chosen.rules
+
+    def last_code_change(asked_by: str) -> Sourced[int]:
+        from buildver.code_filter import CodeFilter  # only when asked: most runs never look for code changes
+
+        return find_last_code_change(repository, changelist, CodeFilter(config.code_filter), asked_by)
+
     given = resolve_compatible_changelist(
-        request.compatible_changelist, environment, code_changelist=rules.compatible_from_code_cl
+        request.compatible_changelist,
+        environment,
+        code_changelist=rules.compatible_from_code_cl,
+        setting=config.compatible_changelist,
+        last_code_change=last_code_change,
     )
     if given is not None:
         return given
     # UAT before 4.25 starts from the changelist, and -CompatibleCL=0 replaces it with 0, which is not written.
     explicit_zero = request.compatible_changelist == 0
-    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist > 0 and not explicit_zero:
-        return Sourced(changelist, f"{rules.name}: the changelist, as -CompatibleCL is not given")
+    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist.value > 0 and not explicit_zero:
+        return Sourced(changelist.value, f"{rules.name}: the changelist, as -CompatibleCL is not given")
     if rules.resets_compatible_when_licensee_changes and licensee != old.is_licensee_version:
         return Sourced(0, f"reset: the licensee flag changed ({rules.name} rules)")
     return Sourced(old.compatible_changelist, "kept")
