@@ -133,9 +133,10 @@ def test_a_dots_glued_to_a_name_are_rewritten_as_ugs_rewrites_them() -> None:
 )
 def test_a_rule_ugs_could_not_mean_is_refused_with_the_reason(rule: object, problem: str) -> None:
     found = code_filter_problem(rule)
-    assert found is not None and problem in found
+    assert found is not None
+    assert problem in found
     if isinstance(rule, str):
-        with pytest.raises(ValueError, match="names no path|UGS has no|line break"):
+        with pytest.raises(ValueError, match=r"names no path|UGS has no|line break"):
             CodeFilter([rule])
 
 
