@@ -1,4 +1,4 @@
-"""Which files are code: Unreal Game Sync's rule, which decides the last code change (``docs/unreal-rules.md`` §3.10).
+"""Which files are code: Unreal Game Sync's rule, which decides the last code change (``docs/unreal-rules.md`` §4.4).
 
 UGS calls a changelist a code change when one of its files ends with one of EpicGames.Perforce's
 ``PerforceUtils.CodeExtensions`` (any case). A project's ``[Perforce] CodeFilter`` lines are rules added after those,

@@ -149,7 +149,7 @@ def resolve_compatible_changelist(
     the ``compatible-changelist`` setting, else None: the rules' default applies.
 
     As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given". The flag or the
-    setting may be :data:`LAST_CODE_CHANGE`, which ``last_code_change`` computes (it is told who asked).
+    setting may be :data:`LAST_CODE_CHANGE`, which ``last_code_change`` computes (told where it was asked for).
     """
     if flag is not None:
         # Given, even as 0: 5.8's UpdateLocalVersion reads uebp_CodeCL only when -CompatibleCL is absent.
@@ -168,7 +168,7 @@ def _given(value: int | str, source: str, last_code_change: Callable[[str], Sour
         return Sourced(value, source)
     if value != LAST_CODE_CHANGE or last_code_change is None:
         raise UsageError(f"{source}: {value!r} is neither a changelist nor {LAST_CODE_CHANGE}")
-    return last_code_change(f"{source} {LAST_CODE_CHANGE}")
+    return last_code_change(source)
 
 
 def find_last_code_change(
@@ -179,27 +179,31 @@ def find_last_code_change(
 
     The changelist must be git's own count, or the two numbers would not be in one numbering (a Perforce
     changelist beside a commit count); a repository where no commit ever changed a code file has no last code
-    change, and is an error, as in UGS ("Could not find any code changes") and UAT 5.8.
+    change, and is an error, as in UGS ("Could not find any code changes") and UAT 5.8. ``asked_by`` says where
+    last-code-change was given (``--compatible-cl``, or the setting), for the value's source and for errors.
     """
+    what = f"{LAST_CODE_CHANGE} ({asked_by})"
     state = repository.state
     if state is None:
         raise SourceError(
-            f"{repository.start}: {asked_by}: not inside a git repository; pass --compatible-cl N or set uebp_CodeCL"
+            f"{repository.start}: {what}: not inside a git repository; pass --compatible-cl N or set uebp_CodeCL"
         )
     advice = "pass --compatible-cl N"
     found = state.last_change(code_filter.pathspecs(), code_filter.matches, shallow_advice=advice)
     if changelist.value != state.commit_count:
         raise SourceError(
-            f"{state.root}: {asked_by}: the changelist {changelist.value} ({changelist.source}) is not the number "
+            f"{state.root}: {what}: the changelist {changelist.value} ({changelist.source}) is not the number "
             f"of commits reachable from HEAD ({state.commit_count}), so the last code change would be counted in "
             "another numbering; leave the changelist to git, or pass --compatible-cl N (or set uebp_CodeCL)"
         )
     if found is None:
         raise SourceError(
-            f"{state.root}: {asked_by}: no commit reachable from HEAD changed a code file "
+            f"{state.root}: {what}: no commit reachable from HEAD changed a code file "
             f"({code_filter.describe()}), so there is no last code change; {advice}"
         )
-    return Sourced(found.changelist, f"{asked_by}: commit {found.commit[:12]} changed {found.path}")
+    return Sourced(
+        found.changelist, f"last code change, by {asked_by}: commit {found.commit[:12]} changed {found.path}"
+    )
 
 
 def resolve_branch(

@@ -163,6 +163,29 @@ def guard(root: Path) -> None:
     git("add", "Build/Build.version")
 
 
+def game_history(root: Path) -> None:
+    """A game's git repository: the game, a code commit, then two content-only ones; fixed dates make fixed hashes."""
+    environment = {**clean_environment(root.parent / "home"), **GIT_IDENTITY, "GIT_CONFIG_NOSYSTEM": "1"}
+
+    def commit(message: str, files: dict[str, str], day: int) -> None:
+        write(root, files)
+        date = f"{1_767_225_600 + day * 86_400} +0000"  # 2026-01-01, then a day a commit
+        dated = {**environment, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+        subprocess.run(["git", "add", "--all"], cwd=root, env=dated, check=True, capture_output=True)
+        subprocess.run(
+            ["git", "commit", "--quiet", "-m", message], cwd=root, env=dated, check=True, capture_output=True
+        )
+
+    subprocess.run(["git", "init", "--quiet", "--initial-branch=main"], cwd=root, env=environment, check=True)
+    settings = 'skip-header = true\nrepository-name = "Game"\ncompatible-changelist = "last-code-change"\n'
+    game = '{\n\t"FileVersion": 3,\n\t"EngineAssociation": "5.3"\n}'
+    version = build_version(1, 2, 0, 0, 0, BranchName="")
+    commit("The game", {"Game.uproject": game, "Build/Build.version": version, "buildver.toml": settings}, 0)
+    commit("Hero: double jump", {"Source/Game/Hero.cpp": "void Jump() {}\n"}, 1)
+    commit("Arena: lighting", {"Content/Maps/Arena.umap": "arena"}, 2)
+    commit("Rifle: new material", {"Content/Weapons/Rifle.uasset": "rifle"}, 3)
+
+
 def packages(root: Path) -> None:
     """A 5.5.4 package and a 5.2.1 one: real packages from the shared fixtures."""
     if not FIXTURES.is_dir():
@@ -271,6 +294,7 @@ TREES: dict[str, Callable[[Path], None]] = {
     "bad-changelist": bad_changelist,
     "bad-config": bad_config,
     "guard": guard,
+    "game-history": game_history,
     "packages": packages,
     "odd-packages": odd_packages,
     "lfs-pointers": lfs_pointers,

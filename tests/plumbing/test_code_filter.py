@@ -1,4 +1,4 @@
-"""Which files are code: Unreal Game Sync's code extensions and its FileFilter rules (``docs/unreal-rules.md`` §3.10).
+"""Which files are code: Unreal Game Sync's code extensions and its FileFilter rules (``docs/unreal-rules.md`` §4.4).
 
 The expected answers come from UGS's own words and lists, never from the code under test: the extensions of
 EpicGames.Perforce's ``PerforceUtils.CodeExtensions`` (5.8.0), matched with ``EndsWith(..., OrdinalIgnoreCase)``;

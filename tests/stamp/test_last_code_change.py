@@ -92,7 +92,7 @@ def test_content_only_commits_keep_the_last_code_change_and_a_code_commit_moves_
     assert (code, err) == (0, "")
     assert stamped(repository) == {"Changelist": 3, "CompatibleChangelist": 1}
     first = git(repository.root, "rev-parse", "HEAD~2")[:12]
-    source = f"--compatible-cl last-code-change: commit {first} changed Game.uproject"
+    source = f"last code change, by --compatible-cl: commit {first} changed Game.uproject"
     assert f"CompatibleChangelist 19505902 -> 1 ({source})" in out
 
     repository.commit("the hero", {"Source/Game/Hero.cpp": "int hero;", "Source/Game/Hero.h": "#pragma once"})
@@ -212,7 +212,7 @@ def test_a_game_in_a_subfolder_counts_the_whole_repository_and_its_rules_start_a
     code, out, err = stamp(capsys)
     assert (code, err) == (0, "")
     assert stamped(repository, "Game")["CompatibleChangelist"] == game_code
-    assert "the compatible-changelist setting last-code-change: commit" in out
+    assert "(last code change, by the compatible-changelist setting: commit " in out
     assert "changed Game/Source/Game/Game.cpp" in out  # the path from the repository's root, as git gives it
 
 
@@ -247,7 +247,7 @@ def test_a_repository_where_no_commit_changed_code_has_no_last_code_change(
     code, out, err = stamp(capsys, "--compatible-cl", "last-code-change")
     assert (code, out) == (1, "")
     assert err == (
-        f"buildver: error: {repository.root}: --compatible-cl last-code-change: no commit reachable from HEAD "
+        f"buildver: error: {repository.root}: last-code-change (--compatible-cl): no commit reachable from HEAD "
         "changed a code file (UGS's code extensions), so there is no last code change; pass --compatible-cl N\n"
     )
     assert (repository.root / "Build" / "Build.version").read_bytes() == before
@@ -280,7 +280,7 @@ def test_a_changelist_from_elsewhere_than_git_is_refused_beside_the_last_code_ch
     code, out, err = stamp(capsys, *given, "--compatible-cl", "last-code-change")
     assert (code, out) == (1, "")
     assert err == (
-        f"buildver: error: {repository.root}: --compatible-cl last-code-change: the changelist 99 (--cl) is not the "
+        f"buildver: error: {repository.root}: last-code-change (--compatible-cl): the changelist 99 (--cl) is not the "
         "number of commits reachable from HEAD (2), so the last code change would be counted in another numbering; "
         "leave the changelist to git, or pass --compatible-cl N (or set uebp_CodeCL)\n"
     )
@@ -299,7 +299,7 @@ def test_outside_git_there_is_no_last_code_change(
     code, out, err = stamp(capsys, "--cl", "5", "--compatible-cl", "last-code-change")
     assert (code, out) == (1, "")
     assert err == (
-        f"buildver: error: {tmp_path / 'Build'}: --compatible-cl last-code-change: not inside a git repository; "
+        f"buildver: error: {tmp_path / 'Build'}: last-code-change (--compatible-cl): not inside a git repository; "
         "pass --compatible-cl N or set uebp_CodeCL\n"
     )
 
@@ -307,10 +307,22 @@ def test_outside_git_there_is_no_last_code_change(
 PRECEDENCE_CASES = [
     # (flags, environment, settings file, CompatibleChangelist, where it came from); the last code change is 2.
     ((), {}, "", 19505902, None),
-    ((), {}, 'compatible-changelist = "last-code-change"\n', 2, "the compatible-changelist setting last-code-change"),
+    (
+        (),
+        {},
+        'compatible-changelist = "last-code-change"\n',
+        2,
+        "last code change, by the compatible-changelist setting",
+    ),
     ((), {}, "compatible-changelist = 42\n", 42, "the compatible-changelist setting"),
     ((), {"uebp_CodeCL": "77"}, 'compatible-changelist = "last-code-change"\n', 77, "uebp_CodeCL"),
-    (("--compatible-cl", "last-code-change"), {"uebp_CodeCL": "77"}, "compatible-changelist = 42\n", 2, "--compatible"),
+    (
+        ("--compatible-cl", "last-code-change"),
+        {"uebp_CodeCL": "77"},
+        "compatible-changelist = 42\n",
+        2,
+        "last code change, by --compatible-cl",
+    ),
     (("--compatible-cl", "5"), {}, 'compatible-changelist = "last-code-change"\n', 5, "--compatible-cl"),
     # 0 means "not given", and a flag given as 0 still stops the variable and the setting (as in UAT 5.8).
     (("--compatible-cl", "0"), {"uebp_CodeCL": "77"}, "compatible-changelist = 42\n", 19505902, None),
