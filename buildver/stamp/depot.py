@@ -8,7 +8,8 @@ Perforce changelist of Jenkins and TeamCity builds, then git, for studios withou
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
@@ -172,7 +173,11 @@ def _given(value: int | str, source: str, last_code_change: Callable[[str], Sour
 
 
 def find_last_code_change(
-    repository: Repository, changelist: Sourced[int], code_filter: CodeFilter, asked_by: str
+    repository: Repository,
+    changelist: Sourced[int],
+    code_filter: CodeFilter,
+    asked_by: str,
+    stamped: Iterable[Path] = (),
 ) -> Sourced[int]:
     """CompatibleChangelist as Unreal Game Sync computes it (``VersionToLastCodeChange``), from git: the changelist
     of the newest commit on HEAD's first-parent line that changed a code file (``code_filter``).
@@ -181,6 +186,11 @@ def find_last_code_change(
     changelist beside a commit count); a repository where no commit ever changed a code file has no last code
     change, and is an error, as in UGS ("Could not find any code changes") and UAT 5.8. ``asked_by`` says where
     last-code-change was given (``--compatible-cl``, or the setting), for the value's source and for errors.
+
+    The ``stamped`` files (Build.version, the header, MetaData.cs: what update-local writes) are never a code
+    change, whatever their names: every run rewrites them from the stamp, so what a commit holds in them does not
+    reach the build, and a generated header stamped and committed back would otherwise move the last code change
+    at every commit.
     """
     what = f"{LAST_CODE_CHANGE} ({asked_by})"
     state = repository.state
@@ -189,7 +199,12 @@ def find_last_code_change(
             f"{repository.start}: {what}: not inside a git repository; pass --compatible-cl N or set uebp_CodeCL"
         )
     advice = "pass --compatible-cl N"
-    found = state.last_change(code_filter.pathspecs(), code_filter.matches, shallow_advice=advice)
+    ignored = {name.casefold() for name in _repository_paths(state.root, stamped)}  # Unreal's paths ignore case
+    found = state.last_change(
+        code_filter.pathspecs(),
+        lambda path: path.casefold() not in ignored and code_filter.matches(path),
+        shallow_advice=advice,
+    )
     if changelist.value != state.commit_count:
         raise SourceError(
             f"{state.root}: {what}: the changelist {changelist.value} ({changelist.source}) is not the number "
@@ -204,6 +219,15 @@ def find_last_code_change(
     return Sourced(
         found.changelist, f"last code change, by {asked_by}: commit {found.commit[:12]} changed {found.path}"
     )
+
+
+def _repository_paths(root: Path, paths: Iterable[Path]) -> Iterator[str]:
+    """Each of ``paths`` that lies in the repository at ``root``, as git names it (``/``-separated, from the root)."""
+    top = root.resolve()
+    for path in paths:
+        relative = os.path.relpath(path.resolve(), top)
+        if not relative.startswith(os.pardir):
+            yield Path(relative).as_posix()
 
 
 def resolve_branch(

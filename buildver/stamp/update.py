@@ -128,8 +128,10 @@ def plan_update(
     changelist = resolve_changelist(request.changelist, environment, repository)
     branch = resolve_branch(request.branch, request.depot_path, environment, repository, config.repository_name)
     licensee = _licensee(request.licensee, chosen, old)
+    written = (version_file.path, header, config.header, chosen.metadata_cs)  # by this run, or by update-local
+    stamped = [path for path in written if path is not None]
     compatible = _compatible_changelist(
-        request, environment, chosen, old, changelist, licensee.value, config=config, repository=repository
+        request, environment, chosen, old, changelist, licensee.value, config=config, git=(repository, stamped)
     )
     sources = {
         "Changelist": changelist.source,
@@ -266,16 +268,17 @@ def _compatible_changelist(
     licensee: bool,
     *,
     config: Config,
-    repository: Repository,
+    git: tuple[Repository, list[Path]],
 ) -> Sourced[int]:
-    """CompatibleChangelist: given (0 means not given; or the last code change in git), else the rules' default,
-    reset or kept."""
+    """CompatibleChangelist: given (0 means not given; or the last code change in ``git``'s repository, where the
+    files update-local writes are not code), else the rules' default, reset or kept."""
     rules = chosen.rules
 
     def last_code_change(asked_by: str) -> Sourced[int]:
         from buildver.code_filter import CodeFilter  # only when asked: most runs never look for code changes
 
-        return find_last_code_change(repository, changelist, CodeFilter(config.code_filter), asked_by)
+        repository, stamped = git
+        return find_last_code_change(repository, changelist, CodeFilter(config.code_filter), asked_by, stamped)
 
     given = resolve_compatible_changelist(
         request.compatible_changelist,

@@ -194,6 +194,29 @@ def test_code_written_in_a_merge_itself_is_a_code_change(
     assert stamped(repository)["CompatibleChangelist"] == repository.changelist(merge)
 
 
+def test_the_files_update_local_writes_are_never_a_code_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generated header in the game's module (a .h) and Build.version, stamped and committed back with a level:
+    every run rewrites them from the stamp, so what a commit holds in them never reaches the build."""
+    repository = game(tmp_path / "Game")
+    header = "Source/Game/BuildVersion.h"
+    (repository.root / "buildver.toml").write_text(f'header = "{header}"\ncompatible-changelist = "last-code-change"\n')
+    code_change = repository.changelist(repository.commit("code", {"Source/Game/Game.cpp": "int g;"}))
+    monkeypatch.chdir(repository.root)
+    assert run(capsys, "update-local", "--branch", "B")[0] == 0
+    repository.commit("a level, with what the last run stamped", {"Content/Maps/Level.umap": "level"})
+    assert git(repository.root, "show", "--name-only", "--format=", "HEAD").splitlines() == [
+        "Build/Build.version",
+        "Content/Maps/Level.umap",
+        header,
+    ]
+    assert run(capsys, "update-local", "--branch", "B")[0] == 0
+    assert stamped(repository) == {"Changelist": code_change + 1, "CompatibleChangelist": code_change}
+    assert run(capsys, "update-local", "--branch", "B", "--skip-header")[0] == 0  # still the configured header's
+    assert stamped(repository)["CompatibleChangelist"] == code_change
+
+
 def test_a_game_in_a_subfolder_counts_the_whole_repository_and_its_rules_start_at_the_repository_root(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
