@@ -18,7 +18,7 @@ import math
 import os
 import posixpath
 import stat
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, NamedTuple
 
@@ -86,11 +86,9 @@ class RepositoryState:
         ref = _head_ref(self.root)
         return None if ref is None else ref.removeprefix("refs/heads/")
 
-    def last_change(
-        self, pathspecs: Sequence[str], accept: Callable[[str], bool], *, shallow_advice: str
-    ) -> LastChange | None:
-        """The newest commit on HEAD's first-parent line that changed a path ``pathspecs`` select and ``accept``
-        accepts, and its changelist in :attr:`commit_count`'s numbering; None when no commit did.
+    def last_change(self, accept: Callable[[str], bool], *, shallow_advice: str) -> LastChange | None:
+        """The newest commit on HEAD's first-parent line that changed a path ``accept`` accepts, and its changelist
+        in :attr:`commit_count`'s numbering; None when no commit did.
 
         The first-parent line is the branch's own history: a merge counts as one change of what it brought in,
         against the branch it was merged into, whatever dates the merged commits carry (a commit from the merged
@@ -100,7 +98,7 @@ class RepositoryState:
         """
         if not _has_full_history(self.root, "the last change cannot be found or counted", shallow_advice):
             return None
-        found = _newest_change(self.root, pathspecs, accept) if pathspecs else None
+        found = _newest_change(self.root, accept)
         if found is None:
             return None
         commit, path = found
@@ -128,14 +126,16 @@ class LastChange(NamedTuple):
     changelist: int
 
 
-def _newest_change(root: Path, pathspecs: Sequence[str], accept: Callable[[str], bool]) -> tuple[str, str] | None:
+def _newest_change(root: Path, accept: Callable[[str], bool]) -> tuple[str, str] | None:
     """``(commit, path)``: the newest commit on HEAD's first-parent line whose change against its first parent
-    names a path ``pathspecs`` select and ``accept`` accepts; None when none does.
+    names a path ``accept`` accepts; None when none does.
 
-    One ``git log`` walks the line, newest first, and lists the paths each commit changed among those the
-    pathspecs select (a deleted file and both names of a renamed one included, as Perforce lists them); buildver
-    reads as git writes and stops git at the first path it accepts, so a recent change costs a few commits'
-    diffs, not the history's. The whole walk is under the time limit of every git command.
+    One ``git log`` walks the line, newest first, and lists the paths each commit changed (a deleted file and both
+    names of a renamed one included, as Perforce lists them); buildver reads as git writes and stops git at the
+    first path it accepts, so a recent change costs a few commits' diffs, not the history's. No pathspec narrows
+    the walk: git would match every pathspec against every name of every tree it compares, not only the changed
+    ones, and 17 globs (``**/*.cpp``...) over a folder of 1,000 assets took 61 s of CPU for 10,000 commits, where
+    listing every changed path took 0.8 s. The whole walk is under the time limit of every git command.
     """
     import subprocess
     import tempfile
@@ -144,7 +144,7 @@ def _newest_change(root: Path, pathspecs: Sequence[str], accept: Callable[[str],
     _require_plain_git_files(root)
     command = [
         *("git", "log", "--first-parent", "-m", "--root", "--no-renames", "--no-ext-diff", "--no-color"),
-        *("--no-show-signature", "--format=%x00%H", "--name-only", "-z", "HEAD", "--", *pathspecs),
+        *("--no-show-signature", "--format=%x00%H", "--name-only", "-z", "HEAD", "--"),
     ]
     with tempfile.TemporaryFile() as errors:  # a file, not a pipe: git can never block on what it says there
         try:

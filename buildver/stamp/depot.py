@@ -201,9 +201,7 @@ def find_last_code_change(
     advice = "pass --compatible-cl N"
     ignored = {name.casefold() for name in _repository_paths(state.root, stamped)}  # Unreal's paths ignore case
     found = state.last_change(
-        code_filter.pathspecs(),
-        lambda path: path.casefold() not in ignored and code_filter.matches(path),
-        shallow_advice=advice,
+        lambda path: path.casefold() not in ignored and code_filter.matches(path), shallow_advice=advice
     )
     if changelist.value != state.commit_count:
         raise SourceError(

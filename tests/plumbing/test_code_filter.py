@@ -10,10 +10,7 @@ whole tree, the last matching rule wins).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from helpers import git
 
 from buildver.code_filter import UGS_CODE_EXTENSIONS, CodeFilter, code_filter_problem
 
@@ -149,36 +146,16 @@ def test_a_filter_is_a_value_compared_by_its_rules() -> None:
     assert CodeFilter(["*.ini", "-/Tools/"]).describe() == "UGS's code extensions and 2 code-filter rules"
 
 
-_NAMED = (
-    {path for _, path, _ in RULE_CASES}
-    | set(NOT_CODE)
-    | {f"Source/Game/Thing{extension}" for extension in UGS_CODE_EXTENSIONS}
-    | {"Source/[odd]/x.cpp", "Content/weird[1].uasset", "Source/Upper/THING.CPP"}
-)
-PATHS = sorted(path for path in _NAMED if not any(other.startswith(path + "/") for other in _NAMED))
-"""Every path the cases name, less those that are another's folder (``Tools``), as one checkout holds them."""
-
-
 @pytest.mark.parametrize(
-    "rules", [[], ["*.ini"], ["-...", "*.cpp"], ["/Engine/Binaries/.../*.pdb", "Data/Level?.json", "/Scripts/*."]]
+    "path",
+    sorted(
+        {path for _, path, _ in RULE_CASES}
+        | set(NOT_CODE)
+        | {f"Source/Game/Thing{extension.upper()}" for extension in UGS_CODE_EXTENSIONS}
+        | {".h", "A.CPP/readme.txt", "x.native.VERSE", "weird\\Folder\\x.cpp", "Thing.cppx"}
+    ),
 )
-def test_git_pathspecs_select_every_path_the_filter_calls_code(tmp_path: Path, rules: list[str]) -> None:
-    """git walks only the commits the pathspecs select: they may select more than the filter accepts, never less."""
-    root = tmp_path / "repository"
-    root.mkdir()
-    git(root, "init", "--quiet")
-    for path in PATHS:
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(path)
-    git(root, "add", "--all")
-    code = CodeFilter(rules)
-    listed = git(root, "-c", "core.quotePath=false", "ls-files", "--", *code.pathspecs()).splitlines()
-    accepted = {path for path in PATHS if code.matches(path)}
-    assert accepted, "the case must have code in it"
-    assert accepted <= set(listed)
-
-
-def test_a_rule_no_git_path_can_match_adds_no_pathspec() -> None:
-    assert CodeFilter(["/./"]).pathspecs() == CodeFilter().pathspecs()  # "." is a name no git path holds
-    assert CodeFilter(["/../x.txt"]).pathspecs() == CodeFilter().pathspecs()  # git would refuse "../x.txt"
-    assert not CodeFilter(["-..."]).matches("Source/Game.cpp")  # UGS's includes stay, but no path passes them
+def test_the_extensions_alone_answer_as_the_file_filter_of_ugs_extensions(path: str) -> None:
+    """Without project rules UGS tests the extensions with EndsWith; with rules, its FileFilter starts from
+    ``*<extension>``: the two agree on every path, so a rule that matches nothing changes no answer."""
+    assert CodeFilter().matches(path) is CodeFilter(["-/Never/Anything/Here"]).matches(path)
