@@ -486,6 +486,7 @@ def test_a_week_of_content_and_code_commits_stamped_after_each_one(
     git(repository.root, "switch", "--quiet", "main")
     repository.merge("feature/jump", "merge jump")
     merged = repository.changelist()
+    repository.commit("retrigger the build", {})  # an empty commit: no paths at all
     repository.commit("saturday", {"Content/Maps/Arena.umap": "saturday"})
     assert stamp(capsys)[0] == 0
-    assert stamped(repository) == {"Changelist": merged + 1, "CompatibleChangelist": merged}
+    assert stamped(repository) == {"Changelist": merged + 2, "CompatibleChangelist": merged}
