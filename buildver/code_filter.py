@@ -79,7 +79,7 @@ def _normalize(pattern: str) -> str:
 def _compile_name(name: str) -> Callable[[str], bool]:
     """One name's pattern (FileFilterNode.IsMatch): ``*`` and ``?`` wildcards, letters in any case; a pattern
     ending in ``.`` matches a name without a dot that matches the rest."""
-    import re  # here, not at the top: stamp/depot imports LAST_CODE_CHANGE at every update-local
+    import re  # here, not at the top: the constant and the rules' check are wanted by runs that match no path
 
     without_dot = name.endswith(".")
     body = name[:-1] if without_dot else name

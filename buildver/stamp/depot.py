@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from buildver.code_filter import LAST_CODE_CHANGE
 from buildver.errors import SourceError, UsageError
 from buildver.versions.engine_version import MAX_CHANGELIST
 
@@ -25,7 +24,6 @@ T = TypeVar("T")
 
 __all__ = [
     "CI_CHANGELIST_VARIABLES",
-    "LAST_CODE_CHANGE",
     "SOURCE_VARIABLES",
     "Sourced",
     "changelist_problem",
@@ -150,7 +148,7 @@ def resolve_compatible_changelist(
     the ``compatible-changelist`` setting, else None: the rules' default applies.
 
     As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given". The flag or the
-    setting may be :data:`LAST_CODE_CHANGE`, which ``last_code_change`` computes (told where it was asked for).
+    setting may be ``code_filter.LAST_CODE_CHANGE``, which ``last_code_change`` computes (told where it was asked for).
     """
     if flag is not None:
         # Given, even as 0: 5.8's UpdateLocalVersion reads uebp_CodeCL only when -CompatibleCL is absent.
@@ -167,6 +165,8 @@ def resolve_compatible_changelist(
 def _given(value: int | str, source: str, last_code_change: Callable[[str], Sourced[int]] | None) -> Sourced[int]:
     if isinstance(value, int):
         return Sourced(value, source)
+    from buildver.code_filter import LAST_CODE_CHANGE  # only here: most runs give a number or nothing
+
     if value != LAST_CODE_CHANGE or last_code_change is None:
         raise UsageError(f"{source}: {value!r} is neither a changelist nor {LAST_CODE_CHANGE}")
     return last_code_change(source)
@@ -192,6 +192,8 @@ def find_last_code_change(
     reach the build, and a generated header stamped and committed back would otherwise move the last code change
     at every commit.
     """
+    from buildver.code_filter import LAST_CODE_CHANGE
+
     what = f"{LAST_CODE_CHANGE} ({asked_by})"
     state = repository.state
     if state is None:
