@@ -225,9 +225,12 @@ def _repository_paths(root: Path, paths: Iterable[Path]) -> Iterator[str]:
     """Each of ``paths`` that lies in the repository at ``root``, as git names it (``/``-separated, from the root)."""
     top = root.resolve()
     for path in paths:
-        relative = os.path.relpath(path.resolve(), top)
-        if not relative.startswith(os.pardir):
-            yield Path(relative).as_posix()
+        try:
+            relative = Path(os.path.relpath(path.resolve(), top))
+        except ValueError:  # Windows: another drive
+            continue
+        if relative.parts[:1] != (os.pardir,):
+            yield relative.as_posix()
 
 
 def resolve_branch(
