@@ -313,6 +313,24 @@ def test_a_changelist_from_elsewhere_than_git_is_refused_beside_the_last_code_ch
     assert stamped(repository) == {"Changelist": 2, "CompatibleChangelist": 2}
 
 
+def test_a_history_git_cannot_read_is_one_line_and_nothing_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commits can be counted (their objects are there) but an old tree is gone: git log fails on it."""
+    repository = game(tmp_path / "Game")
+    old_tree = git(repository.root, "rev-parse", "HEAD^{tree}")
+    repository.commit("content", {"Content/A.uasset": "a"})
+    (repository.root / ".git" / "objects" / old_tree[:2] / old_tree[2:]).unlink()
+    monkeypatch.chdir(repository.root)
+    before = (repository.root / "Build" / "Build.version").read_bytes()
+    code, out, err = stamp(capsys, "--compatible-cl", "last-code-change")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"buildver: error: {repository.root}: cannot read the git repository (")
+    assert old_tree in err
+    assert err.count("\n") == 1
+    assert (repository.root / "Build" / "Build.version").read_bytes() == before
+
+
 def test_outside_git_there_is_no_last_code_change(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
