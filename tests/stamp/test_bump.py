@@ -265,6 +265,7 @@ def test_json_names_the_place_the_versions_and_the_files(game: Path, capsys: pyt
     written = [str(game / "Build" / "Build.version"), str(game / "Build" / "BuildVersion.h")]
     written.append(str(game / "Config" / "DefaultGame.ini"))
     assert json.loads(out) == {
+        "schema_version": 1,
         "place": "game",
         "file": str(game / "Build" / "Build.version"),
         "from": "1.4.2",
