@@ -43,7 +43,7 @@ def scan(cwd: Path, *arguments: str) -> tuple[int, dict[str, dict[str, object]]]
     result = run_buildver(cwd, "assets", "scan", "--json", *arguments)
     assert result.returncode in (0, 1), result.stderr
     document = json.loads(result.stdout)
-    return result.returncode, {Path(str(item["path"])).name: item for item in document}
+    return result.returncode, {Path(str(item["path"])).name: item for item in document["packages"]}
 
 
 class TestALicenseeEngine:

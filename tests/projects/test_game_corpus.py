@@ -99,5 +99,6 @@ def test_show_gives_what_unreal_s_rules_give_for_a_public_project(project: Corpu
     )
     assert (done.returncode, done.stderr) == (0, "")
     shown = json.loads(done.stdout)
+    assert shown.pop("schema_version") == 1
     assert shown["Engine"]["release"] == release
     assert {key: value for key, value in shown.items() if key not in ENGINE_KEYS} == project.expected

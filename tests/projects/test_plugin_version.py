@@ -122,7 +122,12 @@ def test_show_in_a_plugin_s_repository_shows_its_version_and_version_name(
 def test_show_json_in_a_plugin_s_repository_names_the_plugin(plugin: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document == {"Version": 5, "VersionName": "0.12.1", "Plugin": str(plugin / "UXTools.uplugin")}
+    assert document == {
+        "schema_version": 1,
+        "Version": 5,
+        "VersionName": "0.12.1",
+        "Plugin": str(plugin / "UXTools.uplugin"),
+    }
 
 
 def test_show_asked_for_a_build_version_field_in_a_plugin_s_repository_says_there_is_none(
