@@ -6,6 +6,7 @@ packages and data documents), its output validated as a tool author's would be."
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -76,6 +77,13 @@ class Machine:
         identifier: str = json.loads(out)["identifier"]
         return identifier
 
+    def enter_a_plugin_repository(self) -> None:
+        """A plugin's own repository (no Build.version): show prints the .uplugin's Version and VersionName."""
+        repository = self.root / "OldPlugin"
+        shutil.copytree(self.game / "Plugins" / "Old", repository)
+        git(repository, "init", "--quiet")
+        os.chdir(repository)
+
     capsys: pytest.CaptureFixture[str]
 
 
@@ -91,6 +99,7 @@ CASES: list[tuple[str, str, Setup | None, list[str], int]] = [
         ["show", "--format", "json", "-f", "../Epic/UE_5.3/Engine/Build/Build.version"],
         0,
     ),
+    ("show in a plugin's repository", "show", Machine.enter_a_plugin_repository, ["show", "--json"], 0),
     ("compare", "compare", None, ["compare", "--json", "5.3.2-29314046+++UE5+Release-5.3", "5.3.1-28051148"], 11),
     ("compare equal", "compare", None, ["compare", "--json", "5.3.2", "5.3.2"], 0),
     ("compatible", "compatible", None, ["compatible", "--json", "5.3.2-29314046", "5.4.0-33043543"], 1),
