@@ -2,8 +2,18 @@
 
 __all__ = ["printable"]
 
+_WORKFLOW_COMMAND = "::"
+"""What starts a GitHub Actions workflow command (``::add-mask::``, ``::stop-commands::``): the runner reads one at
+the start of any line of a step's output, after leading blanks (it trims the line first)."""
+
 
 def printable(text: str) -> str:
-    """``text`` as it is when printable; else each unprintable character as its Python escape, so that a value
-    cannot move the terminal's cursor or start a line of its own."""
-    return text if text.isprintable() else "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    """``text`` as it is when printable and not starting a workflow command; else each unprintable character as
+    its Python escape, so that a value cannot move the terminal's cursor or start a line of its own, and a leading
+    ``::`` (after blanks) with its first colon as ``\\x3a``, so that a line that begins with a value (a path the
+    guard names, ``show``'s file) cannot be a command to GitHub Actions."""
+    shown = text if text.isprintable() else "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    start = len(shown) - len(shown.lstrip(" "))
+    if shown.startswith(_WORKFLOW_COMMAND, start):
+        return f"{shown[:start]}\\x3a{shown[start + 1 :]}"
+    return shown

@@ -44,8 +44,9 @@ def bad_lines(output: bytes) -> list[str]:
     return [
         line
         for line in text.split("\n")
-        # A tab is file content in a diff (Build.version is indented with tabs): it moves nothing but the cursor.
-        if line.startswith("::") or any(unicodedata.category(char) == "Cc" and char != "\t" for char in line)
+        # GitHub Actions reads a workflow command after leading blanks too (the runner trims the line first). A tab
+        # is file content in a diff (Build.version is indented with tabs): it moves nothing but the cursor.
+        if line.lstrip().startswith("::") or any(unicodedata.category(char) == "Cc" and char != "\t" for char in line)
     ]
 
 
@@ -124,3 +125,20 @@ def test_json_is_utf_8_json_when_a_name_is_not_utf_8(tmp_path: Path, arguments: 
         assert b'"engine_root": "' + os.fsencode(tmp_path) + b'/engine\\udcff\\udcfe"' in result.stdout
     else:
         assert [os.path.normpath(os.fsencode(entry["path"])) for entry in document] == [b"Content/Rock\xe9.uasset"]
+
+
+@pytest.mark.parametrize("name", ["::add-mask::x", "  ::warning::x", "::"])
+def test_a_path_at_the_start_of_a_line_never_starts_a_workflow_command(tmp_path: Path, name: str) -> None:
+    """The attack harness (tools/attack, names): a line that begins with a path (``show -f``'s first line, the
+    guard's findings) began with ``::add-mask::`` when the path did, which GitHub Actions runs as a command."""
+    (tmp_path / name).mkdir()
+    (tmp_path / name / "Build.version").write_bytes(UE503)
+    relative = f"{name}/Build.version"
+    shown = buildver(tmp_path, "show", "-f", relative)
+    missing = buildver(tmp_path, "show", "-f", f"{name}/missing/Build.version")
+    assert shown.returncode == 0, shown.stderr
+    assert missing.returncode == 1, missing.stderr
+    first = shown.stdout.decode().splitlines()[0]
+    assert first.endswith("\\x3a" + name.lstrip(" ")[1:] + "/Build.version"), first  # the first colon escaped
+    for output in (shown.stdout, shown.stderr, missing.stdout, missing.stderr):
+        assert bad_lines(output) == [], output

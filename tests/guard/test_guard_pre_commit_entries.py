@@ -119,3 +119,22 @@ def test_the_published_hook_refuses_staged_links_a_submodule_and_checks_dash_pat
     assert result.returncode == 1, result.stdout + result.stderr
     for refusal in (*EXPECTED_REFUSALS, "-rf/Build.version: error[version-invalid]: "):
         assert refusal in result.stdout, result.stdout
+
+
+def test_a_staged_path_that_starts_with_a_workflow_command_does_not_start_a_line_with_it(
+    git_repository: GitRepository, tmp_path: Path
+) -> None:
+    """The attack harness (tools/attack, guard): a folder ``::add-mask::x`` at the repository's top. The guard's
+    finding started with its path, so its line was ``::add-mask::x/Build.version: error[...]``, a workflow command
+    that GitHub Actions runs (here: masking the rest of the line in every later log line)."""
+    root = project(git_repository)
+    (root / "::add-mask::x").mkdir()
+    (root / "::add-mask::x" / "Build.version").write_text(NEGATIVE)
+    git(root, "add", "--", ":(literal)::add-mask::x/Build.version")
+    by_hand = run_buildver(root, "guard", timeout=60)
+    hooked = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
+    for result in (by_hand, hooked):
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert "x/Build.version: error[version-invalid]: " in result.stdout, result.stdout
+        lines = (result.stdout + result.stderr).splitlines()
+        assert [line for line in lines if line.lstrip().startswith("::")] == []
