@@ -268,9 +268,10 @@ def check_manifests(
 
 
 def check_plugin(
-    path: str, data: bytes, record: BuildVersion, settings: GuardSettings = DEFAULT_SETTINGS
+    path: str, data: bytes, record: BuildVersion | None, settings: GuardSettings = DEFAULT_SETTINGS
 ) -> list[Finding]:
-    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.projects``)."""
+    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.projects``);
+    with no engine known (``record`` None), only whether Unreal can read it."""
     from buildver.errors import DescriptorError
     from buildver.projects.descriptors import parse_plugin_descriptor
     from buildver.projects.verdicts import Status
@@ -280,6 +281,8 @@ def check_plugin(
         descriptor = parse_plugin_descriptor(data, path)
     except DescriptorError as exc:
         return settings.finding("plugin-invalid", path, _without_path(str(exc), path))
+    if record is None:
+        return []
     result = check(descriptor, record.compatible_engine_version)
     if result.status is Status.REFUSED:
         return settings.finding("plugin-incompatible", path, result.reason)

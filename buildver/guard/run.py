@@ -427,8 +427,8 @@ def check(snapshot: Snapshot) -> list[Finding]:
         engine = snapshot.engine_of[path]
         if data is None:
             findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
-        elif engine.version is not None:
-            findings += check_plugin(path, data, _record(engine), settings)
+        else:  # a descriptor Unreal cannot read is refused whatever the engine; only the comparison needs one
+            findings += check_plugin(path, data, None if engine.version is None else _record(engine), settings)
     root = snapshot.root
     for path in snapshot.working_tree_packages:
         engine = snapshot.engine_of[path]

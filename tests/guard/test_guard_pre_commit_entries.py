@@ -138,3 +138,29 @@ def test_a_staged_path_that_starts_with_a_workflow_command_does_not_start_a_line
         assert "x/Build.version: error[version-invalid]: " in result.stdout, result.stdout
         lines = (result.stdout + result.stderr).splitlines()
         assert [line for line in lines if line.lstrip().startswith("::")] == []
+
+
+@pytest.mark.parametrize(
+    ("descriptor", "why"),
+    [
+        (b"{ not json", "line 1, column 3: Expecting property name enclosed in double quotes"),
+        (b'{"EngineVersion": "5.3.0"}', "no FileVersion: Unreal refuses a descriptor without one"),
+    ],
+)
+def test_a_staged_plugin_unreal_cannot_read_is_refused_when_no_engine_is_known(
+    git_repository: GitRepository, tmp_path: Path, descriptor: bytes, why: str
+) -> None:
+    """The attack harness (tools/attack, guard): plugin-invalid was checked only against a known engine, so in a
+    game whose engine is not on this machine (a source build registered elsewhere) a .uplugin that Unreal cannot
+    read was committed with a warning that it was not checked against an engine."""
+    root = project(git_repository)
+    (root / "Game" / "Plugins" / "Loose").mkdir(parents=True)
+    association = '{"FileVersion": 3, "EngineAssociation": "{E95117F9-7FC3-4CEE-8B95-62A245C2AC7F}"}'
+    (root / "Game" / "Game.uproject").write_text(association)
+    (root / "Game" / "Plugins" / "Loose" / "Loose.uplugin").write_bytes(descriptor)
+    git(root, "add", "Game/Game.uproject", "Game/Plugins/Loose/Loose.uplugin")
+    by_hand = run_buildver(root, "guard", timeout=60)
+    hooked = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
+    for result in (by_hand, hooked):
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert f"Game/Plugins/Loose/Loose.uplugin: error[plugin-invalid]: {why}" in result.stdout, result.stdout
