@@ -37,6 +37,7 @@ __all__ = [
     "check_package",
     "check_package_summary",
     "check_plugin",
+    "check_project_descriptor",
     "check_version",
     "unreadable_package",
 ]
@@ -288,6 +289,19 @@ def check_plugin(
         return settings.finding("plugin-incompatible", path, result.reason)
     if result.status is Status.WARNING:
         return settings.finding("plugin-engine-version-unparsed", path, result.reason)
+    return []
+
+
+def check_project_descriptor(path: str, data: bytes, settings: GuardSettings = DEFAULT_SETTINGS) -> list[Finding]:
+    """A staged ``.uproject`` that Unreal cannot read (``project-invalid``): the editor refuses to open the project,
+    for everyone who pulls the commit. Read as ``buildver project check`` reads it."""
+    from buildver.errors import DescriptorError
+    from buildver.projects.descriptors import parse_project_descriptor
+
+    try:
+        parse_project_descriptor(data, path)
+    except DescriptorError as exc:
+        return settings.finding("project-invalid", path, _without_path(str(exc), path))
     return []
 
 

@@ -24,6 +24,7 @@ from buildver.guard.checks import (
     check_manifests,
     check_package_summary,
     check_plugin,
+    check_project_descriptor,
     check_version,
     unreadable_package,
 )
@@ -410,7 +411,9 @@ def check(snapshot: Snapshot) -> list[Finding]:
             findings += check_game_config(path, staged, snapshot.committed.get(path), settings, engine_release=release)
     for path in snapshot.projects:
         staged, head = snapshot.staged.get(path), snapshot.committed.get(path)
-        if staged is not None and head is not None:
+        invalid = [] if staged is None else check_project_descriptor(path, staged, settings)
+        findings += invalid
+        if staged is not None and head is not None and not invalid:
             findings += _check_project_engine(snapshot, path, staged, head)
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:

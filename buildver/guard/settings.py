@@ -57,6 +57,7 @@ CHECKS: tuple[Check, ...] = (
     Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),
     Check("plugin-engine-version-unparsed", Severity.WARNING, "a .uplugin EngineVersion that does not parse"),
     Check("game-config-invalid", Severity.ERROR, "a staged Config/DefaultGame.ini or DefaultEngine.ini unreadable"),
+    Check("project-invalid", Severity.ERROR, "a staged .uproject that Unreal cannot read"),
     Check(
         "project-engine-older",
         Severity.ERROR,

@@ -164,3 +164,25 @@ def test_a_staged_plugin_unreal_cannot_read_is_refused_when_no_engine_is_known(
     for result in (by_hand, hooked):
         assert result.returncode == 1, result.stdout + result.stderr
         assert f"Game/Plugins/Loose/Loose.uplugin: error[plugin-invalid]: {why}" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("where", ["Game/Game.uproject", "Games/Sub/Sub.uproject"])
+def test_a_staged_project_unreal_cannot_read_is_refused(
+    git_repository: GitRepository, tmp_path: Path, where: str
+) -> None:
+    """The attack harness (tools/attack, guard): a .uproject that is not JSON, changed or new, in the repository's
+    game or in a subfolder, was committed without a word (the guard read it only for its EngineAssociation), while
+    the same .uplugin is refused: Unreal cannot open the project."""
+    root = project(git_repository)
+    (root / "Game").mkdir()
+    (root / "Game" / "Game.uproject").write_text('{"FileVersion": 3, "EngineAssociation": "5.2"}')
+    git(root, "add", "Game/Game.uproject")
+    git(root, "commit", "--quiet", "-m", "game")
+    (root / where).parent.mkdir(parents=True, exist_ok=True)
+    (root / where).write_text('{"FileVersion": 3, "EngineAssociation": "5.2",')
+    git(root, "add", where)
+    by_hand = run_buildver(root, "guard", timeout=60)
+    hooked = pre_commit_run(root, readme_config("local"), tmp_path / "cache")
+    for result in (by_hand, hooked):
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert f"{where}: error[project-invalid]: line 1, column 47: " in result.stdout, result.stdout
