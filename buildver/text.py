@@ -1,10 +1,22 @@
 """Text that reaches a terminal: paths, values and messages printed so that they cannot drive it."""
 
-__all__ = ["printable"]
+__all__ = ["printable", "terminal_controls"]
 
 _WORKFLOW_COMMAND = "::"
 """What starts a GitHub Actions workflow command (``::add-mask::``, ``::stop-commands::``): the runner reads one at
 the start of any line of a step's output, after leading blanks (it trims the line first)."""
+
+
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Unicode's explicit bidirectional formatting characters: shown raw, they reorder what the terminal shows."""
+
+
+def terminal_controls(text: str) -> str:
+    """The characters of ``text`` that would drive a terminal shown as they are: control characters (C0 but tab,
+    DEL, C1: escape sequences, a bell, an 8-bit CSI) and bidi controls; empty when there are none."""
+    return "".join(
+        char for char in text if (char < " " and char != "\t") or "\x7f" <= char < "\xa0" or char in _BIDI_CONTROLS
+    )
 
 
 def printable(text: str) -> str:
