@@ -68,8 +68,8 @@ class FileChange(NamedTuple):
             return ""
         import difflib  # only --dry-run and the checks show diffs
 
-        old_lines = [] if self.old is None else _text(self.old).splitlines(keepends=True)
-        new_lines = _text(self.new).splitlines(keepends=True)
+        old_lines = [] if self.old is None else _lines(_text(self.old))
+        new_lines = _lines(_text(self.new))
         lines = list(
             difflib.unified_diff(
                 old_lines,
@@ -79,8 +79,18 @@ class FileChange(NamedTuple):
                 tofile=printable(_diff_name("b", self.path)),
             )
         )
-        # Unreal writes Build.version without a final newline; say so the way git does.
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+        # Unreal writes Build.version without a final newline; say so the way git does. Every line is shown as
+        # printable shows a value (tabs kept; a CRLF line keeps its end): a file's own line holding an escape
+        # sequence, or a context line " ::add-mask::..." (GitHub's runner trims the space), must not reach the
+        # terminal or the runner as it is.
+        shown = []
+        for line in lines:
+            body = line.removesuffix("\n")
+            end = line[len(body) :]
+            if end and body.endswith("\r"):
+                body, end = body[:-1], "\r\n"
+            shown.append(printable(body, tabs=True) + (end or "\n\\ No newline at end of file\n"))
+        return "".join(shown)
 
 
 class JournalProject(NamedTuple):
@@ -132,6 +142,13 @@ def _target_of(filename: object, pending: Sequence[FileChange]) -> object:
 
 def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its ``\\n``: split there only, so that any other line-breaking character
+    (a lone CR, a form feed, U+2028) stays in its line and is shown escaped."""
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
 
 
 def apply_changes(

@@ -19,12 +19,17 @@ def terminal_controls(text: str) -> str:
     )
 
 
-def printable(text: str) -> str:
+def printable(text: str, *, tabs: bool = False) -> str:
     """``text`` as it is when printable and not starting a workflow command; else each unprintable character as
     its Python escape, so that a value cannot move the terminal's cursor or start a line of its own, and a leading
     ``::`` (after blanks) with its first colon as ``\\x3a``, so that a line that begins with a value (a path the
-    guard names, ``show``'s file) cannot be a command to GitHub Actions."""
-    shown = text if text.isprintable() else "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+    guard names, ``show``'s file) cannot be a command to GitHub Actions. With ``tabs``, a tab is kept as it is (a
+    file's own line in a diff: it moves nothing but the cursor)."""
+    shown = (
+        text
+        if text.isprintable()
+        else "".join(char if char.isprintable() or (tabs and char == "\t") else repr(char)[1:-1] for char in text)
+    )
     start = len(shown) - len(shown.lstrip(" "))
     if shown.startswith(_WORKFLOW_COMMAND, start):
         return f"{shown[:start]}\\x3a{shown[start + 1 :]}"

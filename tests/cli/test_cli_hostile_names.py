@@ -45,8 +45,10 @@ def bad_lines(output: bytes) -> list[str]:
         line
         for line in text.split("\n")
         # GitHub Actions reads a workflow command after leading blanks too (the runner trims the line first). A tab
-        # is file content in a diff (Build.version is indented with tabs): it moves nothing but the cursor.
-        if line.lstrip().startswith("::") or any(unicodedata.category(char) == "Cc" and char != "\t" for char in line)
+        # is file content in a diff (Build.version is indented with tabs): it moves nothing but the cursor; so is
+        # the CR of a CRLF file's line end.
+        if line.lstrip().startswith("::")
+        or any(unicodedata.category(char) == "Cc" and char != "\t" for char in line.removesuffix("\r"))
     ]
 
 
@@ -142,3 +144,44 @@ def test_a_path_at_the_start_of_a_line_never_starts_a_workflow_command(tmp_path:
     assert first.endswith("\\x3a" + name.lstrip(" ")[1:] + "/Build.version"), first  # the first colon escaped
     for output in (shown.stdout, shown.stderr, missing.stdout, missing.stderr):
         assert bad_lines(output) == [], output
+
+
+GAME_VERSION = b'{\n\t"MajorVersion": 1,\n\t"MinorVersion": 4,\n\t"PatchVersion": 2,\n\t"Changelist": 0\n}'
+HOSTILE_INI_LINES = "::add-mask::secret=1\r\nDescription=\x1b]0;owned\x07\x1b[2J\x9b31m\u202eexe\r\n".encode()
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["update-local", "--cl", "5", "--branch", "++Game+Main", "--dry-run"], ["engine", "register", "--dry-run", "New"]],
+    ids=["update-local", "engine register"],
+)
+def test_a_dry_run_shows_the_lines_of_a_hostile_file_escaped(tmp_path: Path, arguments: list[str]) -> None:
+    """The attack harness (tools/attack, names): a --dry-run diff showed the files' own lines as they are, so a
+    context line ``::add-mask::secret=...`` of an ini file (a space, then ``::``: GitHub's runner trims the line)
+    was a workflow command, and an escape sequence in a line drove the terminal. Tabs and CRLF stay as they are."""
+    game = tmp_path / "Game"
+    (game / "Config").mkdir(parents=True)
+    (game / "Build").mkdir()
+    (game / "Build" / "Build.version").write_bytes(GAME_VERSION)
+    (game / "Game.uproject").write_text('{"FileVersion": 3, "EngineAssociation": "5.3"}')
+    (game / "buildver.toml").write_text('project-version = "{Major}.{Minor}.{Patch}.{Changelist}"\n')
+    section = b"[/Script/EngineSettings.GeneralProjectSettings]\r\n"
+    (game / "Config" / "DefaultGame.ini").write_bytes(section + HOSTILE_INI_LINES + b"ProjectVersion=1.0.0.0\r\n")
+    home = tmp_path / "home"
+    settings = home / ".config" / "Epic" / "UnrealEngine"
+    settings.mkdir(parents=True)
+    (settings / "Install.ini").write_bytes(b"[Installations]\n" + HOSTILE_INI_LINES.replace(b"\r\n", b"\n"))
+    for folder in ("Engine/Binaries", "Engine/Build"):
+        (game / "New" / folder).mkdir(parents=True)
+    environment = {name: value for name, value in os.environ.items() if name not in ("FORCE_COLOR", "NO_COLOR")}
+    result = subprocess.run(
+        [BUILDVER, *arguments], cwd=game, capture_output=True, env={**environment, "HOME": str(home)}, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert bad_lines(result.stdout) == [], result.stdout
+    assert "\u202e" not in result.stdout.decode()
+    assert b" \\x3a:add-mask::secret=1" in result.stdout
+    assert b"\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\u202eexe" in result.stdout
+    if arguments[0] == "update-local":
+        assert b"\t\"MajorVersion\": 1,\n" in result.stdout  # a tab is shown as it is
+        assert b"+ProjectVersion=1.4.2.5\r\n" in result.stdout  # so is a CRLF line's end

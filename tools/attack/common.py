@@ -260,7 +260,8 @@ def unsafe_lines(data: bytes, stream: str, *, json_output: bool = False) -> list
     for number, line in enumerate(shown.split("\n"), 1):
         if line.lstrip().startswith("::") or re.match(r"^\s*::\w", line):
             problems.append(f"{stream} line {number} starts a workflow command: {line[:100]!a}")
-        controls = sorted({char for char in line if (ord(char) < 32 and char != "\t") or 0x7F <= ord(char) < 0xA0})
+        body = line.removesuffix("\r")  # a CRLF file's line end, in a diff
+        controls = sorted({char for char in body if (ord(char) < 32 and char != "\t") or 0x7F <= ord(char) < 0xA0})
         if controls:
             problems.append(f"{stream} line {number} holds {''.join(controls)!a}: {line[:100]!a}")
         bidi = sorted({char for char in line if char in _BIDI})
