@@ -1,6 +1,6 @@
 """Text that reaches a terminal: paths, values and messages printed so that they cannot drive it."""
 
-__all__ = ["printable", "terminal_controls"]
+__all__ = ["printable", "terminal_controls", "unencodable"]
 
 _WORKFLOW_COMMAND = "::"
 """What starts a GitHub Actions workflow command (``::add-mask::``, ``::stop-commands::``): the runner reads one at
@@ -34,3 +34,14 @@ def printable(text: str, *, tabs: bool = False) -> str:
     if shown.startswith(_WORKFLOW_COMMAND, start):
         return f"{shown[:start]}\\x3a{shown[start + 1 :]}"
     return shown
+
+
+def unencodable(text: str) -> int | None:
+    """The index of the first character of ``text`` that UTF-8 cannot encode, or None: a lone surrogate, which is
+    how Python holds each byte of a command-line argument, a file name or an environment variable that is not UTF-8
+    (``os.fsdecode``), and what a ``\\ud800`` JSON escape gives. No UTF-8 (or UTF-16) file can hold it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None

@@ -22,6 +22,7 @@ from buildver.changes import FileChange, apply_changes, locked, read_existing
 from buildver.errors import DescriptorError, EngineLookupError
 from buildver.projects.descriptor_json import _blank_trailing_commas, read_object
 from buildver.projects.engine import ProjectEngine, association_of, project_engine, read_registry_builds
+from buildver.text import unencodable
 from buildver.versions.json_layout import JsonLayoutError, encode_string, parse_object, with_edits
 
 __all__ = ["Switch", "plan_switch", "switch_engine", "with_association"]
@@ -120,6 +121,8 @@ def switch_engine(
 def with_association(data: bytes, association: str, shown: str) -> bytes:
     """A ``.uproject``'s bytes with EngineAssociation set to ``association``, every other byte kept; DescriptorError
     when the file cannot be edited in place (not a descriptor, or JSON that Unreal reads but buildver cannot place)."""
+    if unencodable(association) is not None:
+        raise EngineLookupError(f"{association!r}: an association that is not UTF-8 text cannot be written to {shown}")
     encoding = next((name for mark, name in _UTF16_MARKS.items() if data.startswith(mark)), None)
     if encoding is not None:
         mark, body = data[:2], data[2:]

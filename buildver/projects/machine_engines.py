@@ -39,6 +39,7 @@ from buildver.projects.engine import (
     same_folder,
     settings_folder,
 )
+from buildver.text import unencodable
 
 __all__ = [
     "ListedEngine",
@@ -246,6 +247,8 @@ def _with_installation(data: bytes, key: str, folder: str, path: Path) -> bytes:
     the file when there is none), as FConfigFile writes a key it adds; every other byte kept."""
     if any(char in folder for char in "\r\n\0"):
         raise EngineLookupError(f"{folder!r}: a folder with a line break cannot be written to {path}")
+    if unencodable(folder) is not None:
+        raise EngineLookupError(f"{folder!r}: a folder whose name is not UTF-8 cannot be written to {path}")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

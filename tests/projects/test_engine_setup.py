@@ -407,3 +407,28 @@ def test_switch_dry_run_prints_the_diff(machine: Path, capsys: pytest.CaptureFix
         '-\t"EngineAssociation": "5.1"\n+\t"EngineAssociation": "../UE"\n }\n'
     )
     assert association_of((machine / "Game" / "Game.uproject").read_bytes(), "x") == "5.1"
+
+
+@pytest.mark.skipif(__import__("sys").platform == "win32", reason="names that are not UTF-8 are POSIX's")
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]], ids=["write", "dry-run"])
+@pytest.mark.parametrize("command", ["register", "switch"])
+def test_a_name_that_is_not_utf_8_is_one_error_line_and_nothing_written(
+    machine: Path, capsys: pytest.CaptureFixture[str], command: str, dry_run: list[str]
+) -> None:
+    """The attack harness (tools/attack, names): an engine folder, or an association given on the command line,
+    whose bytes are not UTF-8 (``os.fsdecode``: lone surrogates) crashed (exit 70, UnicodeEncodeError) when
+    Install.ini or the .uproject was encoded. Neither file can hold it: it is refused, as a line break is."""
+    odd = "UE\udcff"
+    make_engine(machine / odd)
+    before = (machine / "Game" / "Game.uproject").read_bytes()
+    if command == "register":
+        arguments = ["engine", "register", *dry_run, str(machine / odd)]
+    else:
+        arguments = ["engine", "switch", "--force", *dry_run, odd]
+    result, out, err = run_cli(capsys, *arguments)
+    assert (result, out, err.count("\n")) == (1, "", 1), err
+    assert err.startswith("buildver: error: ")
+    assert "UE\\udcff" in err
+    assert "not UTF-8" in err
+    assert (machine / "Game" / "Game.uproject").read_bytes() == before
+    assert not (machine / "home" / ".config").exists()
