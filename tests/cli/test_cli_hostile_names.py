@@ -183,5 +183,5 @@ def test_a_dry_run_shows_the_lines_of_a_hostile_file_escaped(tmp_path: Path, arg
     assert b" \\x3a:add-mask::secret=1" in result.stdout
     assert b"\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\u202eexe" in result.stdout
     if arguments[0] == "update-local":
-        assert b"\t\"MajorVersion\": 1,\n" in result.stdout  # a tab is shown as it is
+        assert b'\t"MajorVersion": 1,\n' in result.stdout  # a tab is shown as it is
         assert b"+ProjectVersion=1.4.2.5\r\n" in result.stdout  # so is a CRLF line's end

@@ -149,5 +149,7 @@ def test_a_value_holding_a_terminal_control_is_refused_where_it_would_reach_the_
     result = buildver("show", "-f", path, *format_argv)
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.startswith(f"buildver: error: {path}: BranchName 'main")
-    assert result.stderr.endswith("holds a terminal control character, which would reach the terminal as it is; use --format json\n")
+    assert result.stderr.endswith(
+        "holds a terminal control character, which would reach the terminal as it is; use --format json\n"
+    )
     assert json.loads(buildver("show", "--json", "-f", path).stdout)["BranchName"] == f"main{control}"
