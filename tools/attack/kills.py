@@ -223,6 +223,9 @@ def trial(
             left = leftovers(after)
             if left and "buildver: warning:" not in err:
                 problems.append(f"exit 0 left {left} without a warning")
+        elif result.returncode > 0 and call.name == "write" and call.arguments.startswith(("1,", "2,")):
+            # Printing failed (stdout or stderr on a full disk): the files, written or not, are whole.
+            problems += _state_problems(f"exit {result.returncode} (printing failed)", after, old, new)
         elif result.returncode > 0:
             if bare != old:
                 problems.append(
