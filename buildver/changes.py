@@ -237,7 +237,12 @@ def apply_changes(
         raise
     # Written and durable. The journal goes first: a journal whose backups are gone still recovers (every rename
     # is done, so the next run just removes it); no fsync after this, for the same reason.
-    left = _remove_files([*([journal] if journal and journaled else []), *_present(backups)])
+    tidy = [*([journal] if journal and journaled else []), *_present(backups)]
+    try:
+        left = _remove_files(tidy)
+    except BaseException:  # Ctrl-C: the write is done; finish tidying (a second one is ignored), then stop
+        _remove_files(tidy)
+        raise
     if left:
         import warnings
 

@@ -87,3 +87,28 @@ def test_a_failed_fsync_of_the_journals_folder_leaves_no_journal(tmp_path: Path)
     assert result.returncode == 3, result.stderr
     assert result.stderr.endswith("cannot write (Input/output error); no file was changed\n"), result.stderr
     assert every_file(root) == before
+
+
+def test_ctrl_c_while_the_finished_write_tidies_up_leaves_nothing_behind(tmp_path: Path) -> None:
+    """Every file was renamed; the run removes the journal, then the backups. A Ctrl-C at the first of those
+    removals left the other backups beside the new files, no journal naming them (exit 130)."""
+    reference = project(tmp_path / "reference")
+    log = tmp_path / "unlinks.log"
+    trace = ["strace", "-qq", "-s", "4096", "-e", "signal=none", "-e", "trace=unlink", "-o", str(log)]
+    subprocess.run([*trace, *UPDATE], cwd=reference, capture_output=True, check=True, env={**os.environ, **NO_BYTECODE})
+    after = every_file(reference)
+    unlinks = log.read_text().splitlines()
+    assert len(unlinks) == 3 and ".buildver-journal" in unlinks[0], unlinks  # the journal, then two backups
+    for ordinal in range(1, len(unlinks) + 1):
+        root = project(tmp_path / f"unlink-{ordinal}")
+        result = subprocess.run(
+            ["strace", "-qq", "-o", os.devnull, "-e", "trace=unlink", "-e", f"inject=unlink:signal=INT:when={ordinal}"]
+            + UPDATE,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+            env={**os.environ, **NO_BYTECODE},
+        )
+        assert result.returncode == 130, (ordinal, result.stderr)
+        assert every_file(root) == after, ordinal
