@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from buildver.changes import FileChange, apply_changes, locked, read_existing
+from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers
 from buildver.errors import DescriptorError, EngineLookupError
 from buildver.projects.descriptor_json import _blank_trailing_commas, read_object
 from buildver.projects.engine import ProjectEngine, association_of, project_engine, read_registry_builds
@@ -107,14 +107,17 @@ def switch_engine(
     home: Path | None = None,
     registry: Callable[[], list[tuple[str, str]]] = read_registry_builds,
 ) -> Switch:
-    """:func:`plan_switch`, then (unless ``dry_run``) the ``.uproject`` written all or nothing under its folder's lock;
-    WriteError when it cannot be (the file is then as it was)."""
+    """:func:`plan_switch`, then (unless ``dry_run``) the ``.uproject`` written all or nothing under its folder's lock,
+    after what killed runs left beside it is removed (also when it already names the association); WriteError when
+    it cannot be (the file is then as it was)."""
     switch = plan_switch(
         project, association, force=force, platform=platform, environ=environ, home=home, registry=registry
     )
-    if not dry_run and switch.change.changed:
+    if not dry_run:
         with locked(project.parent):
-            apply_changes([switch.change])  # refuses a file changed since it was read
+            remove_leftovers(project.parent, project.name)
+            if switch.change.changed:
+                apply_changes([switch.change])  # refuses a file changed since it was read
     return switch
 
 
