@@ -98,12 +98,13 @@ def test_ctrl_c_while_the_finished_write_tidies_up_leaves_nothing_behind(tmp_pat
     subprocess.run([*trace, *UPDATE], cwd=reference, capture_output=True, check=True, env={**os.environ, **NO_BYTECODE})
     after = every_file(reference)
     unlinks = log.read_text().splitlines()
-    assert len(unlinks) == 3 and ".buildver-journal" in unlinks[0], unlinks  # the journal, then two backups
+    assert len(unlinks) == 3, unlinks  # the journal, then the two backups
+    assert ".buildver-journal" in unlinks[0], unlinks
     for ordinal in range(1, len(unlinks) + 1):
         root = project(tmp_path / f"unlink-{ordinal}")
+        inject = f"inject=unlink:signal=INT:when={ordinal}"
         result = subprocess.run(
-            ["strace", "-qq", "-o", os.devnull, "-e", "trace=unlink", "-e", f"inject=unlink:signal=INT:when={ordinal}"]
-            + UPDATE,
+            ["strace", "-qq", "-o", os.devnull, "-e", "trace=unlink", "-e", inject, *UPDATE],
             cwd=root,
             capture_output=True,
             text=True,

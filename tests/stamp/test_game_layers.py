@@ -130,6 +130,8 @@ def test_a_config_folder_that_cannot_be_listed_is_one_error_and_nothing_written(
         env={**os.environ},
     )
     assert result.returncode == 1, result.stdout + result.stderr
-    assert result.stderr.startswith(f"buildver: error: {game / 'Config'}: cannot list the folder for its platform "), result.stderr
+    assert result.stderr.startswith(f"buildver: error: {game / 'Config'}: cannot list the folder for its platform "), (
+        result.stderr
+    )
     assert result.stderr.count("\n") == 1
     assert files(game) == before
