@@ -185,3 +185,27 @@ def test_a_dry_run_shows_the_lines_of_a_hostile_file_escaped(tmp_path: Path, arg
     if arguments[0] == "update-local":
         assert b'\t"MajorVersion": 1,\n' in result.stdout  # a tab is shown as it is
         assert b"+ProjectVersion=1.4.2.5\r\n" in result.stdout  # so is a CRLF line's end
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["engine", "--json"], ["show", "--json"], ["assets", "scan", "--json", "--against", "5.3", "."]],
+    ids=["engine", "show", "assets scan"],
+)
+def test_json_escapes_del_and_c1_controls(tmp_path: Path, arguments: list[str]) -> None:
+    """The attack harness (tools/attack, names): JSON escapes only C0 controls itself, so a folder holding DEL or a
+    C1 control (U+009B is CSI, which a terminal obeys as ESC [) reached the terminal raw from every --json."""
+    name = "csi\x9b2J\x7fdel"
+    engine = tmp_path / name
+    for folder in ("Engine/Build", "Engine/Binaries", "Game/Content"):
+        (engine / folder).mkdir(parents=True)
+    (engine / "Engine" / "Build" / "Build.version").write_bytes(UE503)
+    (engine / "Game" / "Game.uproject").write_text('{"FileVersion": 3, "EngineAssociation": ""}')
+    (engine / "Game" / "Build").mkdir()
+    (engine / "Game" / "Build" / "Build.version").write_bytes(UE503)
+    (engine / "Game" / "Content" / f"{name}.uasset").write_bytes(b"not a package")
+    result = buildver(engine / "Game", *arguments)
+    assert result.returncode in (0, 1), result.stderr
+    assert bad_lines(result.stdout) == [], result.stdout
+    assert b"\\u009b2J\\u007fdel" in result.stdout
+    assert name in json.dumps(json.loads(result.stdout), ensure_ascii=False)

@@ -15,7 +15,6 @@ from pathlib import Path
 
 if __package__ in (None, ""):  # run as ``python tools/attack``: make the package importable by its name
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    __package__ = "attack"
 
 from attack import guard, kills, names
 from attack.common import Options, Suite, strace_works
@@ -25,7 +24,7 @@ SUITES = {"kills": kills.attack, "names": names.attack, "guard": guard.attack}
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python tools/attack", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a sample of every attack (a minute or two)")
+    parser.add_argument("--quick", action="store_true", help="a sample of every attack (a few minutes)")
     parser.add_argument("--only", action="append", default=[], help="only this suite (kills, names, guard) or case")
     parser.add_argument("--work", type=Path, help="where the worlds are made (default: a temporary folder)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every case")
