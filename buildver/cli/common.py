@@ -220,19 +220,22 @@ def print_json(document: Mapping[str, object], schema: str) -> None:
 
 
 def json_text(text: str) -> str:
-    """JSON text as every ``--json`` document writes it: UTF-8 kept, and each lone surrogate escaped (``\\udcff``).
+    """JSON text as every ``--json`` document writes it: UTF-8 kept, and each lone surrogate escaped (``\\udcff``),
+    and so are DEL and the C1 controls (``\\u009b``), which JSON leaves raw (it escapes C0 controls only).
 
     A file or folder name that is not UTF-8 reaches Python with each byte that is not as a lone surrogate
     (``os.fsdecode``: the byte 0xff is U+DCFF), which no UTF-8 output can hold: written raw, the document was
     not UTF-8 and ``json.loads`` refused it. As the JSON escape ``\\udcff`` it is ASCII, every JSON reader
     accepts it, and Python's ``os.fsencode(json.loads(...))`` gives the name's bytes back (docs/command-line.md).
+    U+009B is CSI to a terminal (ESC [): raw, a name holding it drove the terminal a document was printed on.
+    Both occur only inside JSON strings, where the escape reads back as the same character.
     """
-    if text.isascii() or _SURROGATE.search(text) is None:
+    if (text.isascii() and "\x7f" not in text) or _ESCAPED.search(text) is None:
         return text
-    return _SURROGATE.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
+    return _ESCAPED.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 
 # -- colour -----------------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ __all__ = [
     "check_package_summary",
     "check_plugin",
     "check_plugin_version",
+    "check_project_descriptor",
     "check_version",
     "unreadable_package",
 ]
@@ -316,9 +317,10 @@ def check_manifests(
 
 
 def check_plugin(
-    path: str, data: bytes, record: BuildVersion, settings: GuardSettings = DEFAULT_SETTINGS
+    path: str, data: bytes, record: BuildVersion | None, settings: GuardSettings = DEFAULT_SETTINGS
 ) -> list[Finding]:
-    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.projects``)."""
+    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.projects``);
+    with no engine known (``record`` None), only whether Unreal can read it."""
     from buildver.errors import DescriptorError
     from buildver.projects.descriptors import parse_plugin_descriptor
     from buildver.projects.verdicts import Status
@@ -328,6 +330,8 @@ def check_plugin(
         descriptor = parse_plugin_descriptor(data, path)
     except DescriptorError as exc:
         return _error_finding(settings, "plugin-invalid", path, exc)
+    if record is None:
+        return []
     result = check(descriptor, record.compatible_engine_version)
     if result.status is Status.REFUSED:
         return settings.finding("plugin-incompatible", path, result.reason)
@@ -394,6 +398,19 @@ def check_engine_numbers(
         f"the engine would report {shown} while UnrealBuildTool builds {_release(record)}; bring them in line "
         "with: buildver bump --set MAJOR.MINOR.PATCH",
     )
+
+
+def check_project_descriptor(path: str, data: bytes, settings: GuardSettings = DEFAULT_SETTINGS) -> list[Finding]:
+    """A staged ``.uproject`` that Unreal cannot read (``project-invalid``): the editor refuses to open the project,
+    for everyone who pulls the commit. Read as ``buildver project check`` reads it."""
+    from buildver.errors import DescriptorError
+    from buildver.projects.descriptors import parse_project_descriptor
+
+    try:
+        parse_project_descriptor(data, path)
+    except DescriptorError as exc:
+        return _error_finding(settings, "project-invalid", path, exc)
+    return []
 
 
 # -- a game's own versions ----------------------------------------------------------------------------------------

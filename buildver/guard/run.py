@@ -26,6 +26,7 @@ from buildver.guard.checks import (
     check_package_summary,
     check_plugin,
     check_plugin_version,
+    check_project_descriptor,
     check_version,
     unreadable_package,
 )
@@ -436,7 +437,9 @@ def check(snapshot: Snapshot) -> list[Finding]:
             findings += check_game_config(path, staged, snapshot.committed.get(path), settings, engine_release=release)
     for path in snapshot.projects:
         staged, head = snapshot.staged.get(path), snapshot.committed.get(path)
-        if staged is not None and head is not None:
+        invalid = [] if staged is None else check_project_descriptor(path, staged, settings)
+        findings += invalid
+        if staged is not None and head is not None and not invalid:
             findings += _check_project_engine(snapshot, path, staged, head)
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:
@@ -457,8 +460,8 @@ def check(snapshot: Snapshot) -> list[Finding]:
         if data is None:
             findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
             continue
-        if engine.version is not None:
-            findings += check_plugin(path, data, _record(engine), settings)
+        # A descriptor Unreal cannot read is refused whatever the engine; only the comparison needs one.
+        findings += check_plugin(path, data, None if engine.version is None else _record(engine), settings)
         findings += check_plugin_version(path, data, snapshot.committed.get(path), settings)
     root = snapshot.root
     tables_of = _TablesOf(snapshot)

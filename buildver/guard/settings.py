@@ -68,6 +68,7 @@ CHECKS: tuple[Check, ...] = (
         "a .uplugin whose VersionName changes while its Version does not grow",
     ),
     Check("game-config-invalid", Severity.ERROR, "a staged Config/DefaultGame.ini or DefaultEngine.ini unreadable"),
+    Check("project-invalid", Severity.ERROR, "a staged .uproject that Unreal cannot read"),
     Check(
         "project-engine-older",
         Severity.ERROR,

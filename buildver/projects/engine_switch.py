@@ -17,10 +17,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from buildver.changes import FileChange, apply_changes, locked, read_existing
+from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers
 from buildver.errors import DescriptorError, EngineLookupError
 from buildver.projects.descriptor_edit import with_members
 from buildver.projects.engine import ProjectEngine, association_of, project_engine, read_registry_builds
+from buildver.text import unencodable
 from buildver.versions.json_layout import encode_string
 
 __all__ = ["Switch", "plan_switch", "switch_engine", "with_association"]
@@ -104,20 +105,25 @@ def switch_engine(
     home: Path | None = None,
     registry: Callable[[], list[tuple[str, str]]] = read_registry_builds,
 ) -> Switch:
-    """:func:`plan_switch`, then (unless ``dry_run``) the ``.uproject`` written all or nothing under its folder's lock;
-    WriteError when it cannot be (the file is then as it was)."""
+    """:func:`plan_switch`, then (unless ``dry_run``) the ``.uproject`` written all or nothing under its folder's lock,
+    after what killed runs left beside it is removed (also when it already names the association); WriteError when
+    it cannot be (the file is then as it was)."""
     switch = plan_switch(
         project, association, force=force, platform=platform, environ=environ, home=home, registry=registry
     )
-    if not dry_run and switch.change.changed:
+    if not dry_run:
         with locked(project.parent):
-            apply_changes([switch.change])  # refuses a file changed since it was read
+            remove_leftovers(project.parent, project.name)
+            if switch.change.changed:
+                apply_changes([switch.change])  # refuses a file changed since it was read
     return switch
 
 
 def with_association(data: bytes, association: str, shown: str) -> bytes:
     """A ``.uproject``'s bytes with EngineAssociation set to ``association``, every other byte kept; DescriptorError
     when the file cannot be edited in place (not a descriptor, or JSON that Unreal reads but buildver cannot place)."""
+    if unencodable(association) is not None:
+        raise EngineLookupError(f"{association!r}: an association that is not UTF-8 text cannot be written to {shown}")
     new = with_members(data, {_KEY: encode_string(association)}, shown, _KEY)
     if association_of(new, shown) != association:  # pragma: no cover - a guard against a wrong edit
         raise DescriptorError(f"{shown}: the edited file does not read back as EngineAssociation {association!r}")

@@ -276,8 +276,10 @@ def platform_game_inis(project_dir: Path) -> list[str]:
     config = project_dir / "Config"
     try:
         entries = sorted(os.scandir(config), key=lambda entry: entry.name)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as exc:  # never "no layers": a layer passed over would keep its older value deciding, silently
+        raise IniError(f"{config}: cannot list the folder for its platform layers ({exc.strerror or exc})") from None
     found = []
     for entry in entries:
         if entry.is_dir(follow_symlinks=False) and (config / entry.name / f"{entry.name}Game.ini").is_file():

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buildver.errors import InvalidVersionError, NoVersionFileError, VersionFileError
 from buildver.reading import is_lfs_pointer
+from buildver.text import unencodable
 from buildver.versions.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.versions.json_layout import (
     JsonLayout,
@@ -112,13 +113,11 @@ _FIELDS_BY_NAME = {field.name: field for field in FIELDS}
 
 
 def _unencodable(text: str) -> str | None:
-    """Why ``text`` cannot be written as UTF-8: a lone surrogate (from a ``\\ud800`` escape, or an undecodable
-    byte in a command-line argument or environment variable), or None."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return f"must be text UTF-8 can encode, not {text!r} (character {exc.start} is a lone surrogate)"
-    return None
+    """Why ``text`` cannot be written as UTF-8 (:func:`buildver.text.unencodable`), or None."""
+    index = unencodable(text)
+    if index is None:
+        return None
+    return f"must be text UTF-8 can encode, not {text!r} (character {index} is a lone surrogate)"
 
 
 def _json_repr(value: object) -> str:

@@ -143,3 +143,21 @@ def test_text_shows_control_characters_escaped(tmp_path: Path) -> None:
     result = buildver("show", "-f", path)
     assert result.returncode == 0
     assert "  BranchName               red\\x1b[31m\\nnext" in result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("format_argv", [["--format", "env"], ["--field", "BranchName"]])
+@pytest.mark.parametrize("control", ["\x1b[2J", "\x07", "\x7f", "\x9b31m", "\u202eexe.txt"])
+def test_a_value_holding_a_terminal_control_is_refused_where_it_would_reach_the_terminal_as_it_is(
+    tmp_path: Path, format_argv: list[str], control: str
+) -> None:
+    """The attack harness (tools/attack, names): --field and --format env print a value as it is (scripts take it
+    back exactly), so an escape sequence in a BranchName (or an ini value) cleared or drove the terminal, and a bidi
+    control reordered the line. Text mode shows them escaped; these refuse them, as they refuse a line break."""
+    path = version_file(tmp_path, BuildVersion(5, 3, 0, branch_name=f"main{control}"))
+    result = buildver("show", "-f", path, *format_argv)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.startswith(f"buildver: error: {path}: BranchName 'main")
+    assert result.stderr.endswith(
+        "holds a terminal control character, which would reach the terminal as it is; use --format json\n"
+    )
+    assert json.loads(buildver("show", "--json", "-f", path).stdout)["BranchName"] == f"main{control}"
