@@ -7,6 +7,13 @@ _WORKFLOW_COMMAND = "::"
 the start of any line of a step's output, after leading blanks (it trims the line first)."""
 
 
+_OLD_WORKFLOW_COMMAND = "##["
+"""The older form of a workflow command (``##[add-mask]secret``, ``##[stop-commands]token``): the runner still
+reads it when a line is not a ``::`` command, and anywhere in the line, not only at its start (actions/runner,
+``ActionCommand.TryParse``: ``message.IndexOf("##[")``)."""
+_OLD_WORKFLOW_COMMAND_SHOWN = "#\\x23["
+
+
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """Unicode's explicit bidirectional formatting characters: shown raw, they reorder what the terminal shows."""
 
@@ -23,13 +30,16 @@ def printable(text: str, *, tabs: bool = False) -> str:
     """``text`` as it is when printable and not starting a workflow command; else each unprintable character as
     its Python escape, so that a value cannot move the terminal's cursor or start a line of its own, and a leading
     ``::`` (after blanks) with its first colon as ``\\x3a``, so that a line that begins with a value (a path the
-    guard names, ``show``'s file) cannot be a command to GitHub Actions. With ``tabs``, a tab is kept as it is (a
-    file's own line in a diff: it moves nothing but the cursor)."""
+    guard names, ``show``'s file) cannot be a command to GitHub Actions; ``##[`` anywhere, the runner's older form,
+    with its second ``#`` as ``\\x23``. With ``tabs``, a tab is kept as it is (a file's own line in a diff: it moves
+    nothing but the cursor)."""
     shown = (
         text
         if text.isprintable()
         else "".join(char if char.isprintable() or (tabs and char == "\t") else repr(char)[1:-1] for char in text)
     )
+    if _OLD_WORKFLOW_COMMAND in shown:
+        shown = shown.replace(_OLD_WORKFLOW_COMMAND, _OLD_WORKFLOW_COMMAND_SHOWN)
     start = len(shown) - len(shown.lstrip(" "))
     if shown.startswith(_WORKFLOW_COMMAND, start):
         return f"{shown[:start]}\\x3a{shown[start + 1 :]}"

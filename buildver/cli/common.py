@@ -228,8 +228,11 @@ def json_text(text: str) -> str:
     not UTF-8 and ``json.loads`` refused it. As the JSON escape ``\\udcff`` it is ASCII, every JSON reader
     accepts it, and Python's ``os.fsencode(json.loads(...))`` gives the name's bytes back (docs/command-line.md).
     U+009B is CSI to a terminal (ESC [): raw, a name holding it drove the terminal a document was printed on.
-    Both occur only inside JSON strings, where the escape reads back as the same character.
+    ``##[`` (GitHub's older workflow command, read anywhere in a line of a CI log) is written ``#\\u0023[``.
+    All occur only inside JSON strings, where the escape reads back as the same character.
     """
+    if "##[" in text:
+        text = text.replace("##[", "#\\u0023[")
     if (text.isascii() and "\x7f" not in text) or _ESCAPED.search(text) is None:
         return text
     return _ESCAPED.sub(lambda match: f"\\u{ord(match[0]):04x}", text)

@@ -27,7 +27,7 @@ pytestmark = [
 DATA = Path(__file__).parents[1] / "data"
 REPOSITORY = Path(__file__).parents[2]
 UE503 = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
-HOSTILE = "game\n::warning title=x::owned\x1b[31m\r::add-mask::x"
+HOSTILE = "game\n::warning title=x::owned\x1b[31m\r::add-mask::x ##[stop-commands]token"
 SCHEMA = f"{REPOSITORY / 'examples' / 'asset_schema.py'}:SCHEMA"
 ROCK = REPOSITORY / "examples" / "data" / "rock.json"
 
@@ -48,6 +48,7 @@ def bad_lines(output: bytes) -> list[str]:
         # is file content in a diff (Build.version is indented with tabs): it moves nothing but the cursor; so is
         # the CR of a CRLF file's line end.
         if line.lstrip().startswith("::")
+        or "##[" in line  # the runner's older form of a command, read anywhere in a line (ActionCommand.TryParse)
         or any(unicodedata.category(char) == "Cc" and char != "\t" for char in line.removesuffix("\r"))
     ]
 

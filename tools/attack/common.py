@@ -249,7 +249,8 @@ _BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 
 def unsafe_lines(data: bytes, stream: str, *, json_output: bool = False) -> list[str]:
     """What in printed output could drive a terminal or a CI runner: control characters (but tab), bidi controls,
-    bytes that are not UTF-8, and a line that starts a GitHub workflow command (``::name::``). A JSON document keeps
+    bytes that are not UTF-8, a line that starts a GitHub workflow command (``::name::``) or holds one of the older
+    form (``##[name]``, anywhere). A JSON document keeps
     bidi controls (its strings are the exact values, for programs; JSON escapes every C0 control itself)."""
     problems = []
     try:
@@ -260,6 +261,8 @@ def unsafe_lines(data: bytes, stream: str, *, json_output: bool = False) -> list
     for number, line in enumerate(shown.split("\n"), 1):
         if line.lstrip().startswith("::") or re.match(r"^\s*::\w", line):
             problems.append(f"{stream} line {number} starts a workflow command: {line[:100]!a}")
+        if "##[" in line:  # the runner's older form, read anywhere in a line (actions/runner ActionCommand.TryParse)
+            problems.append(f"{stream} line {number} holds an old-form workflow command: {line[:100]!a}")
         body = line.removesuffix("\r")  # a CRLF file's line end, in a diff
         controls = sorted({char for char in body if (ord(char) < 32 and char != "\t") or 0x7F <= ord(char) < 0xA0})
         if controls:

@@ -29,6 +29,7 @@ from .worlds import World
 HOSTILE = {
     "line-break": "x\n::warning title=owned::hostile",
     "add-mask": "::add-mask::secret",
+    "old-form-command": "a ##[add-mask]secret",
     "escape": "\x1b]0;owned\x07\x1b[2J\x1b[31mred",
     "not-utf8": os.fsdecode(b"bad\xff\xfename"),
     "bidi": "abc\u202eexe.txt",
