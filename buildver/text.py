@@ -26,19 +26,21 @@ def terminal_controls(text: str) -> str:
     )
 
 
-def printable(text: str, *, tabs: bool = False) -> str:
+def printable(text: str, *, tabs: bool = False, inside_command: bool = False) -> str:
     """``text`` as it is when printable and not starting a workflow command; else each unprintable character as
     its Python escape, so that a value cannot move the terminal's cursor or start a line of its own, and a leading
     ``::`` (after blanks) with its first colon as ``\\x3a``, so that a line that begins with a value (a path the
     guard names, ``show``'s file) cannot be a command to GitHub Actions; ``##[`` anywhere, the runner's older form,
     with its second ``#`` as ``\\x23``. With ``tabs``, a tab is kept as it is (a file's own line in a diff: it moves
-    nothing but the cursor)."""
+    nothing but the cursor). With ``inside_command``, ``##[`` is kept: the text is a property of a ``::`` command
+    buildver writes (an annotation's ``file=``), a line the runner reads as that command, never in the older form,
+    and the property must name the file exactly."""
     shown = (
         text
         if text.isprintable()
         else "".join(char if char.isprintable() or (tabs and char == "\t") else repr(char)[1:-1] for char in text)
     )
-    if _OLD_WORKFLOW_COMMAND in shown:
+    if not inside_command and _OLD_WORKFLOW_COMMAND in shown:
         shown = shown.replace(_OLD_WORKFLOW_COMMAND, _OLD_WORKFLOW_COMMAND_SHOWN)
     start = len(shown) - len(shown.lstrip(" "))
     if shown.startswith(_WORKFLOW_COMMAND, start):

@@ -147,7 +147,10 @@ def github_command(level: str, properties: Mapping[str, str], message: str) -> s
     it (:func:`buildver.text.printable`: one line), then escaped. No character of a name can end the command's
     property list, its properties or its line.
     """
-    shown = ",".join(f"{key}={printable(github_escape(value, _GITHUB_PROPERTY))}" for key, value in properties.items())
+    shown = ",".join(
+        f"{key}={printable(github_escape(value, _GITHUB_PROPERTY), inside_command=True)}"
+        for key, value in properties.items()
+    )
     return f"::{level} {shown}::{github_escape(printable(message), _GITHUB_DATA)}"
 
 

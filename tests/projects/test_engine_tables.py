@@ -122,6 +122,33 @@ class TestAGame:
         assert results["Quest.uasset"]["status"] == "newer-engine"
         assert "Quests (plugin Quests) at Game/Plugins/Quests/" in str(results["Quest.uasset"]["error"])
 
+    def test_a_game_on_a_release_gets_the_release_s_tables_and_its_own_registrations(self, tmp_path: Path) -> None:
+        """A game whose engine is known by its release only (a launcher association, the engine on another
+        machine): Epic's shipped tables of that release, with the game's and its plugins' registrations on top."""
+        from buildver.packages.tree_tables import shipped_tables
+
+        project = studio_game(tmp_path)
+        project.write_text(json.dumps({"FileVersion": 3, "EngineAssociation": "5.1"}))
+        place = find_place(project.parent)
+        engine = place_engine(place)
+        assert engine.release_only
+        tables = place_tables(place, engine, cache_folder=tmp_path / "cache")
+        assert tables is not None
+        release = shipped_tables(5, 1)
+        assert release is not None
+        assert set(release.custom_versions) < set(tables.custom_versions)  # every engine registration kept
+        assert tables.custom_versions[QUEST_GUID].version == 5
+        assert tables.custom_versions[QUEST_GUID].module == "Quests (plugin Quests)"
+        (project.parent / "Content").mkdir()
+        for name, version in (("Quest5.uasset", 5), ("Quest6.uasset", 6)):  # saved by Epic's 5.1, not a licensee's
+            (project.parent / "Content" / name).write_bytes(
+                studio_package(licensee=0, custom_versions=(CustomVersionEntry(QUEST_GUID, version),))
+            )
+        _, results = scan(project.parent, "Content")
+        assert results["Quest6.uasset"]["status"] == "newer-engine"
+        assert "Quests (plugin Quests) at Plugins/Quests/" in str(results["Quest6.uasset"]["error"])  # from the game
+        assert results["Quest5.uasset"]["status"] == "empty-engine-version"  # the builder saves no engine version
+
 
 CESIUM = Path("/work/.mirror/CesiumGS+cesium-unreal/repo")
 """A public plugin that registers a custom version (Cesium for Unreal, v2.29.0): the test skips without it."""
