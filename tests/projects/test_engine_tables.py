@@ -279,15 +279,40 @@ class TestTheCache:
         assert cached_tables(roots, cache_folder=cache) == first
         assert json.loads(written.read_bytes())["format"] == 1  # rewritten
 
-    def test_a_cache_with_wrong_types_is_not_trusted(self, tmp_path: Path) -> None:
+    @pytest.mark.parametrize(
+        ("where", "value"),
+        [
+            (("tables", "custom_versions", 0, 2), "2"),  # a version as text
+            (("tables", "custom_versions"), {}),  # not a list
+            (("tables", "object_versions"), [215, 1002]),  # not its five values
+            (("tables", "undecided"), []),  # not a mapping
+            (("tables", "source"), 7),  # not a string
+            (("times",), []),  # a time fewer than the folders
+        ],
+        ids=[
+            "version-as-text",
+            "customs-not-a-list",
+            "object-versions-short",
+            "undecided-not-a-map",
+            "source",
+            "times",
+        ],
+    )
+    def test_a_cache_with_wrong_types_is_not_trusted(
+        self, tmp_path: Path, where: tuple[str | int, ...], value: object
+    ) -> None:
         roots = self.roots(tmp_path / "engine")
         cache = tmp_path / "cache"
         first = cached_tables(roots, cache_folder=cache)
         (written,) = (cache / "tables").glob("*.json")
         document = json.loads(written.read_bytes())
-        document["tables"]["custom_versions"][0][2] = "2"  # a version as text
+        parent = document
+        for key in where[:-1]:
+            parent = parent[key]
+        parent[where[-1]] = value
         written.write_text(json.dumps(document))
         assert cached_tables(roots, cache_folder=cache) == first
+        assert json.loads(written.read_bytes()) != document  # read again from the sources and written anew
 
     def test_a_cache_that_cannot_be_written_costs_only_time(self, tmp_path: Path) -> None:
         roots = self.roots(tmp_path / "engine")

@@ -14,7 +14,7 @@ from helpers import git
 from buildver.cli import main
 from buildver.errors import DescriptorError
 from buildver.projects.descriptor_edit import with_members
-from buildver.projects.plugin_version import parse_plugin_version, with_plugin_version
+from buildver.projects.plugin_version import parse_plugin_version, read_plugin_version, with_plugin_version
 
 DATA = Path(__file__).parents[1] / "data"
 UXTOOLS = DATA / "plugins" / "uxtools"
@@ -153,3 +153,13 @@ def test_show_in_a_plugin_s_repository_with_a_build_version_shows_both(
     )
     assert main(["show", "--field", "MajorVersion", "--field", "VersionName"]) == 0
     assert capsys.readouterr().out == "5\n0.12.1\n"
+
+
+def test_a_plugin_file_that_cannot_be_read_is_a_descriptor_error_naming_it(tmp_path: Path) -> None:
+    missing = tmp_path / "Gone.uplugin"
+    with pytest.raises(DescriptorError, match=r"Gone\.uplugin: no such file"):
+        read_plugin_version(missing)
+    folder = tmp_path / "Folder.uplugin"
+    folder.mkdir()  # a folder where the file should be: not a regular file, never read
+    with pytest.raises(DescriptorError, match=r"Folder\.uplugin"):
+        read_plugin_version(folder)
