@@ -37,6 +37,14 @@ def engine(
             "with its GUID, name, latest version and the file and line that registers it.",
         ),
     ] = False,
+    refresh: Annotated[
+        bool,
+        typer.Option(
+            "--refresh",
+            help="With --versions: read the tables from the sources again and rewrite their cache (after a "
+            "registration was added, in place, to a source file that held none).",
+        ),
+    ] = False,
 ) -> None:
     """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version.
 
@@ -44,8 +52,10 @@ def engine(
     """
     from buildver.errors import BuildverError, EngineLookupError
 
+    if refresh and not versions:
+        raise typer.BadParameter("--refresh goes with --versions", param_hint="'--refresh'")
     if versions:
-        _print_versions(path, json_output)
+        _print_versions(path, json_output, refresh=refresh)
         return
     from buildver.projects.engine import project_engine
     from buildver.versions.build_version import load_build_version
@@ -79,12 +89,12 @@ def engine(
     echo(f"build version: {found.version_file} ({shown})")
 
 
-def _print_versions(path: Path, json_output: bool) -> None:
+def _print_versions(path: Path, json_output: bool, *, refresh: bool = False) -> None:
     """``engine --versions``: the tables of the place ``path`` is in."""
     from buildver.errors import EngineLookupError
     from buildver.projects.engine_tables import tables_here
 
-    found, tables = tables_here(path)
+    found, tables = tables_here(path, refresh=refresh)
     if found.version is None:
         raise EngineLookupError(found.missing or f"{path}: no engine is known here")
     if tables is None:

@@ -50,17 +50,23 @@ CACHE_FORMAT = 1
 
 
 def place_tables(
-    place: Place, engine: PlaceEngine, *, cache_folder: Path | None = None, base: Path | None = None
+    place: Place,
+    engine: PlaceEngine,
+    *,
+    cache_folder: Path | None = None,
+    base: Path | None = None,
+    refresh: bool = False,
 ) -> VersionTables | None:
     """The tables ``engine`` judges ``place``'s packages by; None where the release's shipped tables decide alone
     (``--against``, an engine known by its release, nothing registered beside the release), as they always did.
-    ``base``: the folder a relative Build.version path of ``engine`` is in (the guard's repository root)."""
+    ``base``: the folder a relative Build.version path of ``engine`` is in (the guard's repository root);
+    ``refresh``: read the sources again and rewrite the cache, whatever it holds."""
     if engine.version is None:
         return None
     engine_root = _engine_root(engine, base)
     roots = source_roots(place, engine_root)
     if engine_root is not None and (engine_root / OBJECT_VERSION_HEADER).is_file():
-        return cached_tables(roots, cache_folder=cache_folder)
+        return cached_tables(roots, cache_folder=cache_folder, refresh=refresh)
     # An installed engine without sources: what its release registers, with its plugins' and the game's sources.
     plugin_roots = [root for root in roots if root.kind != "engine"]
     if engine_root is not None and (engine_root / "Engine" / "Plugins").is_dir():
@@ -73,20 +79,21 @@ def place_tables(
         # licensee's engine, and a release without a confirmed table gets no custom-version check.
         return None
     release = shipped_tables(major, minor)
-    read = cached_tables(plugin_roots, cache_folder=cache_folder)
+    read = cached_tables(plugin_roots, cache_folder=cache_folder, refresh=refresh)
     if release is None or not (read.custom_versions or read.undecided):
         return None
     return with_registrations(release, read)
 
 
-def tables_here(start: Path) -> tuple[PlaceEngine, VersionTables | None]:
+def tables_here(start: Path, *, refresh: bool = False) -> tuple[PlaceEngine, VersionTables | None]:
     """The engine of the place ``start`` is in, and the tables its packages are judged by: :func:`place_tables`'s,
-    else its release's shipped tables (None when buildver has none of that release, or no engine is known)."""
+    else its release's shipped tables (None when buildver has none of that release, or no engine is known).
+    ``refresh``: read the sources again and rewrite the cache."""
     from buildver.projects.place import find_place, place_engine
 
     place = find_place(start)
     engine = place_engine(place)
-    tables = place_tables(place, engine)
+    tables = place_tables(place, engine, refresh=refresh)
     if tables is None and engine.version is not None and not engine.version.licensee:
         tables = shipped_tables(engine.version.major, engine.version.minor)
     return engine, tables
@@ -132,14 +139,17 @@ def _additional_plugin_folders(project: Path) -> list[Path]:
 # -- the cache -----------------------------------------------------------------------------------------------------
 
 
-def cached_tables(roots: Sequence[SourceRoot], *, cache_folder: Path | None = None) -> VersionTables:
-    """The tables of ``roots``: from the cache when nothing they were read from changed, else read and cached."""
+def cached_tables(
+    roots: Sequence[SourceRoot], *, cache_folder: Path | None = None, refresh: bool = False
+) -> VersionTables:
+    """The tables of ``roots``: from the cache when nothing they were read from changed (and ``refresh`` is not
+    asked), else read and cached."""
     from buildver.user_cache import user_cache_folder
 
     folder = (cache_folder if cache_folder is not None else user_cache_folder()) / "tables"
     key = json.dumps([[os.path.abspath(root.path), root.kind] for root in roots])
     cache = folder / (hashlib.sha256(key.encode()).hexdigest()[:32] + ".json")
-    found = _load(cache, key)
+    found = None if refresh else _load(cache, key)
     if found is not None:
         return found
     listing = list_tree(roots)

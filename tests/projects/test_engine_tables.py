@@ -229,6 +229,26 @@ class TestTheCache:
         tables = cached_tables(roots, cache_folder=cache)
         assert tables.custom_versions["DDDD0001-0000-0000-0000-000000000001"].version == 4
 
+    def test_a_registration_added_in_place_to_a_file_without_one_needs_a_refresh(self, tmp_path: Path) -> None:
+        # The one change the folder times cannot show (docs/studio-engines.md): the file keeps its inode and its
+        # folder's time; ``refresh`` (``engine --versions --refresh``) reads the sources again.
+        roots = self.roots(tmp_path / "engine")
+        cache = tmp_path / "cache"
+        plain = tmp_path / "engine/Engine/Source/Runtime/Engine/Private/Rain.cpp"
+        write(tmp_path / "engine", {"Engine/Source/Runtime/Engine/Private/Rain.cpp": "int Rain = 0;\n"})
+        cached_tables(roots, cache_folder=cache)
+        folder_time = plain.parent.stat().st_mtime_ns
+        with open(plain, "a", encoding="utf-8") as stream:  # in place, as an editor that saves in place does
+            stream.write(
+                "static const FGuid RainGuid(0xDDDD0001, 0, 0, 1);\n"
+                'FCustomVersionRegistration GRegisterRain(RainGuid, 4, TEXT("RainVer"));\n'
+            )
+        os.utime(plain.parent, ns=(folder_time, folder_time))
+        rain = "DDDD0001-0000-0000-0000-000000000001"
+        assert rain not in cached_tables(roots, cache_folder=cache).custom_versions
+        assert cached_tables(roots, cache_folder=cache, refresh=True).custom_versions[rain].version == 4
+        assert cached_tables(roots, cache_folder=cache).custom_versions[rain].version == 4  # the cache rewritten
+
     def test_a_changed_x_macro_list_is_seen_on_the_next_run(self, tmp_path: Path) -> None:
         inl = "MAIN_VERSION(BeforeCustomVersionWasAdded, 0)\nMAIN_VERSION(SomeChange, 1)\n"
         engine = tmp_path / "engine"
@@ -365,6 +385,23 @@ class TestEngineVersions:
             "object versions: UE4 522, UE5 1008, licensee 0, LegacyFileVersion -8 (release 5.1's shipped table)",
             "custom versions: 58",
         ]
+
+    def test_refresh_reads_the_sources_again(self, tmp_path: Path) -> None:
+        root = studio_engine(tmp_path / "Studio")
+        cache = Path(os.environ["XDG_CACHE_HOME"]) / "buildver" / "tables"
+        assert run_buildver(root, "engine", "--versions").returncode == 0
+        (entry,) = cache.glob("*.json")
+        entry.write_text(entry.read_text().replace("StudioVer", "CachedVer"))  # a cache that would be trusted
+        assert "CachedVer" in run_buildver(root, "engine", "--versions").stdout
+        refreshed = run_buildver(root, "engine", "--versions", "--refresh")
+        assert refreshed.returncode == 0, refreshed.stderr
+        assert "StudioVer" in refreshed.stdout
+        assert "StudioVer" in run_buildver(root, "engine", "--versions").stdout
+
+    def test_refresh_without_versions_is_a_usage_error(self, tmp_path: Path) -> None:
+        result = run_buildver(studio_engine(tmp_path / "Studio"), "engine", "--refresh")
+        assert result.returncode == 2
+        assert "--refresh goes with --versions" in result.stderr
 
     def test_no_engine_is_one_line_on_stderr(self, tmp_path: Path) -> None:
         result = run_buildver(tmp_path, "engine", "--versions")
