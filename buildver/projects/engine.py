@@ -38,6 +38,7 @@ __all__ = [
     "ProjectEngine",
     "association_kind",
     "association_of",
+    "guid_digits",
     "installed_engines",
     "is_engine_root",
     "look_up_identifier",
@@ -252,7 +253,7 @@ def install_ini_spellings(key: str, platform: str) -> tuple[tuple[str, str], ...
     braces (realAYAYA/UnrealEngine-ToonLit@0b4f286d and @40029702, the same files); 5.0.3 and 5.1.1 have no ``UE_``
     rule (a ``UE_`` key is the zero GUID there).
     """
-    digits = _guid_digits(key)
+    digits = guid_digits(key)
     launcher = key.startswith("UE_")
     guid = (
         _ZERO_GUID
@@ -446,10 +447,10 @@ def association_kind(association: str) -> AssociationKind:
         return AssociationKind.PATH
     if parse_stock_engine_version(association) is not None:  # FDesktopPlatformBase::TryParseStockEngineVersion
         return AssociationKind.LAUNCHER
-    return AssociationKind.GUID if _guid_digits(association) is not None else AssociationKind.IDENTIFIER
+    return AssociationKind.GUID if guid_digits(association) is not None else AssociationKind.IDENTIFIER
 
 
-def _guid_digits(text: str) -> str | None:
+def guid_digits(text: str) -> str | None:
     """The 32 hex digits of a GUID written as FGuid::Parse reads it (plain, hyphenated, in braces or parentheses)."""
     inner = text[1:-1] if text[:1] + text[-1:] in ("{}", "()") else text
     if len(inner) == 36 and [len(part) for part in inner.split("-")] == [8, 4, 4, 4, 12]:
@@ -479,9 +480,9 @@ def _matches(engine: EngineInstallation, association: str) -> tuple[bool, str]:
     ]
     key = f"Install.ini key {engine.identifier!r}"
     if not matching:
-        digits = _guid_digits(engine.identifier)
+        digits = guid_digits(engine.identifier)
         near = _same_identifier(engine.identifier, association) or (
-            digits is not None and digits == _guid_digits(association)
+            digits is not None and digits == guid_digits(association)
         )
         return False, (f"{key} is not {association!r} to Unreal: " + ", ".join(others)) if near else ""
     if not others:

@@ -11,7 +11,9 @@ the rules:
 - Linux and macOS (``FDesktopPlatform{Linux,Mac}::RegisterEngineInstallation``): ``KEY=FOLDER`` in ``Install.ini``'s
   ``[Installations]``, the key a new GUID: in braces on macOS and on Linux up to 5.0, without them on Linux from 5.1.
   buildver spells it as the release of the engine being registered does (its Build.version), 5.1's way when that
-  cannot be read.
+  cannot be read. On Linux from 5.2 an installed build's ``Engine/Build/InstalledBuild.txt`` names the key instead:
+  a GUID (5.2: the file's text as it is; from 5.3 without trailing blanks) or, from 5.3, a ``UE_`` name, which
+  registers the engine as that release (the key without ``UE_`` is its identifier).
 
 A folder this machine lists already keeps its identifier (``FDesktopPlatformBase::GetEngineIdentifierFromRootDir``
 looks for the folder among the installed engines before it registers anything).
@@ -32,6 +34,7 @@ from buildver.projects.engine import (
     REGISTRY_BUILDS_KEY,
     EngineInstallation,
     association_kind,
+    guid_digits,
     installed_engines,
     is_engine_root,
     normalized_folder,
@@ -129,6 +132,8 @@ class Registration:
     """Install.ini (Linux, macOS), written or not: killed runs' leftovers beside it are removed by the next one."""
     note: str = ""
     """Which releases spell the identifier this way, when they differ."""
+    key: str = ""
+    """The Install.ini key written, when it is not the identifier (an installed build's ``UE_`` name), or empty."""
 
     def to_json(self) -> dict[str, object]:
         """The registration as a JSON object."""
@@ -162,7 +167,10 @@ def plan_registration(
         list_file = list_file / "UnrealEngine" / "Install.ini"
     for engine in engines:  # GetEngineIdentifierFromRootDir: the first entry of the map with that folder
         if same_folder(engine.root, root):
-            return Registration(root, engine.identifier, engine.source, existing=True, list_file=list_file)
+            identifier = engine.identifier
+            if identifier.startswith("UE_") and engine.spellings:  # Linux 5.3+: listed first as the release
+                identifier = engine.spellings[0][0]
+            return Registration(root, identifier, engine.source, existing=True, list_file=list_file)
     digits = str(new_guid()).upper()
     if platform == "win32":
         name = "{" + digits + "}"
@@ -171,15 +179,30 @@ def plan_registration(
         return Registration(root, name, where, existing=False, registry_value=(name, data))
     assert list_file is not None
     install_ini = list_file
-    braces, note = _install_ini_braces(root, platform)
-    identifier = "{" + digits + "}" if braces else digits
+    release = _release_of(root)
+    braces, note = _install_ini_braces(release, platform)
+    key = "{" + digits + "}" if braces else digits
+    identifier = key
+    installed = _installed_build_key(root, release) if platform != "darwin" else None
+    if installed is not None:
+        key, note = installed
+        identifier = key[3:] if key[:3].upper() == "UE_" else key  # OutIdentifier.RemoveFromStart("UE_")
     try:
         old = read_existing(install_ini)
     except OSError as exc:
         raise EngineLookupError(f"{install_ini}: cannot read the file ({exc.strerror or exc})") from None
-    new = _with_installation(old or b"", identifier, str(root), install_ini)
+    new = _with_installation(old or b"", key, str(root), install_ini)
     change = FileChange(install_ini, old, new)
-    return Registration(root, identifier, str(install_ini), False, change, list_file=install_ini, note=note)
+    return Registration(
+        root,
+        identifier,
+        str(install_ini),
+        False,
+        change,
+        list_file=install_ini,
+        note=note,
+        key=key if key != identifier else "",
+    )
 
 
 def apply_registration(registration: Registration, *, registry_writer: RegistryWriter | None = None) -> None:
@@ -239,19 +262,73 @@ def write_registry_build(name: str, data: str) -> None:
         winreg.SetValueEx(key, name, 0, winreg.REG_SZ, data)
 
 
-def _install_ini_braces(root: Path, platform: str) -> tuple[bool, str]:
-    """Whether the release of the engine at ``root`` writes its Install.ini key in braces, and a note saying why."""
-    if platform == "darwin":
-        return True, ""
+def _release_of(root: Path) -> tuple[int, int] | None:
+    """The release of the engine at ``root`` (its Build.version's major and minor), or None when it cannot be read."""
     from buildver.versions.build_version import load_build_version
 
     try:
         version = load_build_version(root / "Engine" / "Build" / "Build.version").record.engine_version
     except (BuildverError, OSError):
+        return None
+    return version.major, version.minor
+
+
+def _install_ini_braces(release: tuple[int, int] | None, platform: str) -> tuple[bool, str]:
+    """Whether the release of the engine at ``root`` writes its Install.ini key in braces, and a note saying why."""
+    if platform == "darwin":
+        return True, ""
+    if release is None:
         return False, "the engine's Build.version cannot be read: spelt as Unreal 5.1 and later on Linux write it"
-    if (version.major, version.minor) <= (5, 0):
-        return True, f"spelt as Unreal {version.major}.{version.minor} on Linux writes it (4.22 to 5.0: in braces)"
+    if release <= (5, 0):
+        return True, f"spelt as Unreal {release[0]}.{release[1]} on Linux writes it (4.22 to 5.0: in braces)"
     return False, ""
+
+
+INSTALLED_BUILD_FILE = "Engine/Build/InstalledBuild.txt"
+"""An installed build's marker; on Linux from 5.2 its text, a GUID or a ``UE_`` name, is the Install.ini key."""
+
+
+def _installed_build_key(root: Path, release: tuple[int, int] | None) -> tuple[str, str] | None:
+    """The Install.ini key Linux's ``RegisterEngineInstallation`` takes from the engine's InstalledBuild.txt, and a
+    note; None where it makes a new GUID (no such file, a release before 5.2, a text that is neither).
+
+    Read in a ue5-main snapshot at 5.2.0 (chenyong2github/UnrealEngine@4b4c06dd: a valid GUID, the text as loaded),
+    5.3.1 (realAYAYA/UnrealEngine-ToonLit@0b4f286d) and 5.8.0 (unicorn2022/UE5.8.0@5d9a05c): ``TrimEndInline``, then a
+    valid GUID or a text starting with ``UE_`` (``StartsWith``, letters in any case). A release that cannot be read
+    is taken as the newest."""
+    if release is not None and release < (5, 2):
+        return None
+    path = root / INSTALLED_BUILD_FILE
+    from buildver.reading import read_regular_file
+
+    try:
+        data = read_regular_file(path, limit=64 * 1024)
+    except OSError as exc:
+        raise EngineLookupError(f"{path}: cannot read the file ({exc.strerror or exc})") from None
+    if data is None:
+        return None
+    text = _loaded_text(data, path)
+    newest = release is None or release >= (5, 3)
+    if newest:
+        text = text.rstrip()  # FString::TrimEndInline
+    digits = guid_digits(text)
+    valid_guid = digits is not None and digits.strip("0") != ""  # FGuid(Text).IsValid(): parsed, not all zeros
+    if not (valid_guid or (newest and text[:3].upper() == "UE_")):
+        return None
+    key = text
+    if any(char in key for char in "\r\n\0=[]") or unencodable(key) is not None or not key.strip():
+        raise EngineLookupError(f"{path}: {key!r} cannot be written as an Install.ini key")
+    return key, f"the key is {INSTALLED_BUILD_FILE}'s text, as Unreal 5.2 and later on Linux take it"
+
+
+def _loaded_text(data: bytes, path: Path) -> str:
+    """``FFileHelper::LoadFileToString``: UTF-16 by its byte-order mark, else UTF-8 (its mark dropped)."""
+    try:
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise EngineLookupError(f"{path}: byte {exc.start}: the file is not UTF-8 or UTF-16 ({exc.reason})") from None
 
 
 def _with_installation(data: bytes, key: str, folder: str, path: Path) -> bytes:

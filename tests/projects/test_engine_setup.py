@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import uuid
 from pathlib import Path
@@ -79,6 +80,57 @@ def test_register_adds_a_guid_key_to_install_ini_spelt_as_the_engine_s_release_w
     assert (home / INSTALL_INI[platform]).read_text() == f"[Installations]\n{key}={engine}\n"
     (listed,), _ = machine_engines(platform=platform, environ={}, home=home)
     assert listed.installation.root == engine
+
+
+INSTALLED_BUILD_KEYS = [
+    # platform, the engine's release, Engine/Build/InstalledBuild.txt, the key Unreal writes, the identifier it returns
+    ("linux", (5, 3), b"UE_5.3\n", "UE_5.3", "5.3"),  # 5.3 and later: a UE_ name, trailing blanks trimmed
+    ("linux", (5, 8), b"ue_5.8 \r\n", "ue_5.8", "5.8"),  # StartsWith ignores case
+    ("linux", (5, 8), b"{" + DIGITS.lower().encode() + b"}\r\n", "{" + DIGITS.lower() + "}", None),  # a GUID as written
+    ("linux", (5, 4), "UE_5.4".encode("utf-16"), "UE_5.4", "5.4"),  # LoadFileToString reads UTF-16 by its mark
+    ("linux", None, b"UE_5.9", "UE_5.9", "5.9"),  # no Build.version: the newest releases' rule
+    ("linux", (5, 8), b"Studio build 12\n", DIGITS, None),  # neither a GUID nor UE_: a new GUID
+    ("linux", (5, 8), b"00000000-0000-0000-0000-000000000000", DIGITS, None),  # FGuid::IsValid: not all zeros
+    ("linux", (5, 2), DIGITS.encode(), DIGITS, None),  # 5.2: a GUID, the text as loaded
+    ("linux", (5, 2), b"AAAAAAAA-BBBB-CCCC-DDDD-EEEEEEEEEEEE\n", DIGITS, None),  # 5.2 trims nothing: no GUID
+    ("linux", (5, 2), b"UE_5.2", DIGITS, None),  # 5.2 takes no UE_ name
+    ("linux", (5, 1), b"UE_5.1", DIGITS, None),  # before 5.2 the file is not read
+    ("darwin", (5, 8), b"UE_5.8", "{" + DIGITS + "}", None),  # macOS never reads it
+]
+
+
+@pytest.mark.parametrize(("platform", "release", "content", "key", "identifier"), INSTALLED_BUILD_KEYS)
+def test_register_of_an_installed_build_takes_its_key_from_installed_build_txt_from_5_2_on_linux(
+    tmp_path: Path, platform: str, release: tuple[int, int] | None, content: bytes, key: str, identifier: str | None
+) -> None:
+    engine = make_engine(tmp_path / "UE", release)
+    (engine / "Engine" / "Build" / "InstalledBuild.txt").write_bytes(content)
+    home = tmp_path / "home"
+    found = register_engine(engine, platform=platform, environ={}, home=home, new_guid=lambda: GUID)
+    assert found.identifier == (identifier or key)
+    assert (home / INSTALL_INI[platform]).read_text() == f"[Installations]\n{key}={engine}\n"
+    again = register_engine(engine, platform=platform, environ={}, home=home, new_guid=uuid.uuid4)
+    # Listed: a UE_ key as its release (Linux 5.3+ lists it first so); any other key as written ("ue_5.8", which
+    # Unreal's GUID parse turns into the zero GUID, is named by its key: project-rules.md section 8).
+    listed = found.identifier if key.startswith(("UE_", "{")) or key == DIGITS else key
+    assert (again.identifier, again.existing) == (listed, True)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"UE_5.8=x\n", "'UE_5.8=x' cannot be written as an Install.ini key"),
+        (b"UE_\xff", "byte 3: the file is not UTF-8 or UTF-16"),
+    ],
+)
+def test_register_refuses_an_installed_build_txt_it_cannot_write_as_a_key(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    engine = make_engine(tmp_path / "UE", (5, 8))
+    (engine / "Engine" / "Build" / "InstalledBuild.txt").write_bytes(content)
+    with pytest.raises(EngineLookupError, match=re.escape(message)):
+        register_engine(engine, platform="linux", environ={}, home=tmp_path / "home")
+    assert not (tmp_path / "home").exists()
 
 
 @pytest.mark.parametrize(
