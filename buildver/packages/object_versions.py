@@ -1,9 +1,9 @@
 """The object versions each Unreal Engine release writes into the packages it saves.
 
 Source: ``docs/package-rules.md`` §8 (observed from real saves, by SavedByEngineVersion, and the
-UAssetAPI/CUE4Parse values for the releases without a sample). Where a sample came from an
-Epic main-branch build and the tools name a different release value, the table keeps the larger one, so that a
-package saved by that release is never reported as newer than it.
+UAssetAPI/CUE4Parse values for the releases without a sample; 5.8 read in its engine source). Where a sample came
+from an Epic main-branch build and the tools name a different release value, the table keeps the larger one, so
+that a package saved by that release is never reported as newer than it.
 
 A package whose LegacyFileVersion is below the release's, or whose FileVersionUE4/UE5 is above it, cannot be
 loaded by that release without losing data: its linker refuses it ("Unable to load package ... MaxExpected").
@@ -90,6 +90,10 @@ RELEASE_OBJECT_VERSIONS: tuple[ReleaseObjectVersions, ...] = (
     _release(5, 5, -8, 522, 1013),
     _release(5, 6, -9, 522, 1017),
     _release(5, 7, -9, 522, 1018),
+    # 5.8 has no sample: read in unicorn2022/UE5.8.0@5d9a05c15b1f (5.8.0), ObjectVersion.h (the UE5 enum's last
+    # entry IMPORT_TYPE_HIERARCHIES, the UE4 enum's CORRECT_LICENSEE_FLAG) and PackageFileSummary.cpp line 115
+    # (CurrentLegacyFileVersion -9).
+    _release(5, 8, -9, 522, 1018),
 )
 
 _BY_RELEASE = {(entry.major, entry.minor): entry for entry in RELEASE_OBJECT_VERSIONS}
@@ -99,7 +103,7 @@ KNOWN_MIN_LEGACY_FILE_VERSION = -9
 KNOWN_MAX_FILE_VERSION_UE4 = 522
 """EUnrealEngineObjectUE4Version's last value (CORRECT_LICENSEE_FLAG, 4.26 and later)."""
 KNOWN_MAX_FILE_VERSION_UE5 = 1018
-"""EUnrealEngineObjectUE5Version's last known value (IMPORT_TYPE_HIERARCHIES, 5.7)."""
+"""EUnrealEngineObjectUE5Version's last known value (IMPORT_TYPE_HIERARCHIES, 5.7 and 5.8)."""
 
 
 def object_versions_for(version: EngineVersion) -> ReleaseObjectVersions | None:

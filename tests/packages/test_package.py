@@ -394,7 +394,8 @@ class TestReleaseTable:
             assert newer.file_version_ue5 >= older.file_version_ue5
 
     @pytest.mark.parametrize(
-        ("release", "ue4", "ue5"), [("4.26.2", 522, 0), ("4.19.0", 516, 0), ("5.0.3", 522, 1004), ("5.7.0", 522, 1018)]
+        ("release", "ue4", "ue5"),
+        [("4.26.2", 522, 0), ("4.19.0", 516, 0), ("5.0.3", 522, 1004), ("5.7.0", 522, 1018), ("5.8.0", 522, 1018)],
     )
     def test_lookup(self, release: str, ue4: int, ue5: int) -> None:
         entry = object_versions_for(V(release))
@@ -411,6 +412,21 @@ class TestReleaseTable:
         assert parse(ERAS["-8"].with_(file_version_ue5=1012)).newer_than(V("5.3.2")) == (
             "FileVersionUE5 1012 is newer than 5.3 writes (1009)"
         )
+
+    @pytest.mark.parametrize(
+        ("changes", "reason"),
+        [
+            ({}, None),
+            ({"file_version_ue5": 1019}, "FileVersionUE5 1019 is newer than 5.8 writes (1018)"),
+            ({"file_version_ue4": 523}, "FileVersionUE4 523 is newer than 5.8 writes (522)"),
+            ({"legacy_file_version": -10}, "LegacyFileVersion -10 is newer than 5.8 writes (-9)"),
+        ],
+        ids=["as-5.8-writes", "newer-ue5", "newer-ue4", "newer-legacy"],
+    )
+    def test_a_package_is_checked_against_what_58_writes(self, changes: dict[str, int], reason: str | None) -> None:
+        # 5.8's row was read in its source (unicorn2022/UE5.8.0): L -9, V4 522, V5 1018, as 5.7 writes.
+        summary = parse_package_summary(ERAS["-9"].with_(**changes).build())
+        assert summary.newer_than(V("5.8.0")) == reason
 
 
 class TestNotAPackage:
