@@ -28,6 +28,7 @@ from buildver.versions.build_version import BuildVersion, VersionFile, parse_bui
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
     from buildver.packages.tree_tables import VersionTables
+    from buildver.packages.verdicts import ScanResult
     from buildver.projects.unreal_ini import IniDocument, IniValue
     from buildver.stamp.header import MacroNames
     from buildver.versions.engine_version import EngineVersion
@@ -252,14 +253,16 @@ def check_package_summary(
     warn_empty: bool = True,
     settings: GuardSettings = DEFAULT_SETTINGS,
     tables: VersionTables | None = None,
+    verdict: ScanResult | None = None,
 ) -> list[Finding]:
     """The findings about one package header; the rules for loading are ``buildver.packages.verdicts.classify``'s
-    (``tables``: the engine's own version tables, ``buildver.projects.engine_tables``)."""
+    (``tables``: the engine's own version tables, ``buildver.projects.engine_tables``); ``verdict``: classify's
+    result for ``engine`` when the caller has it already (without the empty-engine-version warning)."""
     from buildver.packages.verdicts import ScanStatus, classify
 
     status = None
     if engine is not None:
-        result = classify(path, summary, engine, warn_empty=False, tables=tables)
+        result = verdict or classify(path, summary, engine, warn_empty=False, tables=tables)
         status = result.status
         if status is ScanStatus.NEWER_ENGINE:
             return settings.finding("package-newer", path, f"saved by a newer engine than {engine}: {result.error}")

@@ -80,6 +80,12 @@ _GAME_CONFIG_NAMES = frozenset({"defaultgame.ini", "defaultengine.ini"})
 def _repository_path(root: Path, start: Path, file: Path | str) -> str:
     # abspath, not resolve: a symbolic link inside the repository is judged under its own name.
     absolute = os.path.abspath(os.path.join(start, file))
+    inside = os.path.join(root, "")
+    if absolute.startswith(inside) and len(absolute) > len(inside):
+        # The common case (pre-commit passes thousands of names), without relpath's splitting of both paths: the
+        # same answer, as both are normalized; anything else (another case of the root on Windows) goes below.
+        relative = absolute[len(inside) :]
+        return relative if os.sep == "/" else relative.replace(os.sep, "/")
     try:
         relative = os.path.relpath(absolute, root)
     except ValueError:  # Windows: another drive than the repository's
@@ -285,12 +291,13 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     else:
         candidates = list(dict.fromkeys(_repository_path(root, start, file) for file in files))
         reader.staged(candidates)  # most are staged changes: their entries and HEAD's, in one git command
-    versions = [path for path in candidates if _kind(path) == "version" or path == configured_version]
-    packages = [path for path in candidates if _kind(path) == "package"]
-    manifests = [path for path in candidates if _kind(path) == "manifest"]
-    plugins = [path for path in candidates if _kind(path) == "plugin"]
-    game_configs = [path for path in candidates if _kind(path) == "game-config"]
-    staged_projects = [path for path in candidates if _kind(path) == "project"]
+    named = {path: _kind(path) for path in candidates}  # each name looked at once: commits of 10,000 packages
+    versions = [path for path in candidates if named[path] == "version" or path == configured_version]
+    packages = [path for path in candidates if named[path] == "package"]
+    manifests = [path for path in candidates if named[path] == "manifest"]
+    plugins = [path for path in candidates if named[path] == "plugin"]
+    game_configs = [path for path in candidates if named[path] == "game-config"]
+    staged_projects = [path for path in candidates if named[path] == "project"]
 
     # The first batch: the engine's Build.version and every staged Build.version and game config, with HEAD's for
     # each staged one. Blobs are asked for by object id, from the index's entries.
@@ -465,11 +472,12 @@ def check(snapshot: Snapshot) -> list[Finding]:
         findings += check_plugin_version(path, data, snapshot.committed.get(path), settings)
     root = snapshot.root
     tables_of = _TablesOf(snapshot)
+    headers = _SharedHeaders() if snapshot.working_tree_packages else None
     for path in snapshot.working_tree_packages:
         engine = snapshot.engine_of[path]
         tables = tables_of(path, engine)
         found = _check_package_file(
-            path, root / path, engine.package_judge, snapshot.warn_empty[path], settings, root, tables
+            path, root / path, engine.package_judge, snapshot.warn_empty[path], settings, root, tables, headers
         )
         findings += _in_words(found, engine)
     for path, blob in snapshot.package_blobs:
@@ -728,13 +736,16 @@ def _package_findings(
     tables: VersionTables | None = None,
 ) -> list[Finding]:
     """``check_package_summary``'s findings, and ``package-undecidable`` where ``classify`` says undecidable."""
-    findings = check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings, tables=tables)
-    if engine is None or not summary.custom_versions:
-        return findings
-    from buildver.packages.verdicts import ScanStatus, classify
+    if engine is None:
+        return check_package_summary(path, summary, None, warn_empty=warn_empty, settings=settings, tables=tables)
+    from buildver.packages.verdicts import ScanStatus, classify_shared
 
-    # The verdict is classify's (packages/verdicts.py), as for assets scan; only its finding is made here.
-    result = classify(path, summary, engine, warn_empty=False, tables=tables)
+    # The verdict is classify's (packages/verdicts.py), as for assets scan, shared by the packages with the same
+    # header (the reasons name no file); only its findings are made here.
+    result = classify_shared(summary, engine, False, tables)
+    findings = check_package_summary(
+        path, summary, engine, warn_empty=warn_empty, settings=settings, tables=tables, verdict=result
+    )
     if result.status is ScanStatus.UNDECIDABLE:
         findings += settings.finding("package-undecidable", path, f"not decidable for {engine}: {result.error}")
     return findings
@@ -748,13 +759,15 @@ def _check_package_file(
     settings: GuardSettings,
     root: Path | None = None,
     tables: VersionTables | None = None,
+    headers: _SharedHeaders | None = None,
 ) -> list[Finding]:
-    """The findings about the package stored in ``file``, reading only its header; ``root``: a work-tree file."""
+    """The findings about the package stored in ``file``, reading only its header; ``root``: a work-tree file;
+    ``headers``: the summaries already read, by the compiled core's number for a header."""
     from buildver.errors import PackageFormatError
     from buildver.packages.reader import read_package_summary
 
     try:
-        summary = read_package_summary(file)
+        summary = headers.summary(file) if headers is not None else read_package_summary(file)
     except PackageFormatError as exc:
         if exc.not_a_package:
             # A Git LFS checkout without its content (GIT_LFS_SKIP_SMUDGE) keeps the pointer in the work tree.
@@ -763,6 +776,35 @@ def _check_package_file(
                 return _check_lfs_package(root, path, oid, engine, warn_empty, settings, tables)
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
     return _package_findings(path, summary, engine, warn_empty, settings, tables)
+
+
+class _SharedHeaders:
+    """Package summaries shared by the files whose headers the compiled core gives the same number: the number
+    stands for the bytes every finding depends on (the file versions, the flags, the custom versions and the two
+    engine versions; ``assets scan`` shares results by it). A commit of thousands of packages holds a few dozen
+    distinct headers. Without the core, or for a file the core hands back, the Python reader reads the file."""
+
+    def __init__(self, limit: int = 4096) -> None:
+        from buildver.packages.scanning import native_core
+
+        self.core = native_core()
+        self.known: dict[int, PackageSummary] = {}
+        self.limit = limit
+        """Summaries kept at most: memory stays flat over any number of distinct headers."""
+
+    def summary(self, file: Path) -> PackageSummary:
+        from buildver.packages.reader import read_package_summary
+
+        key = -1 if self.core is None else self.core.read_key(os.fspath(file))
+        known = self.known.get(key) if key >= 0 else None
+        if known is not None:
+            return known
+        summary = read_package_summary(file)
+        if key >= 0:
+            if len(self.known) >= self.limit:
+                self.known.clear()
+            self.known[key] = summary
+        return summary
 
 
 def _start_of_regular_file(file: Path, count: int) -> bytes:

@@ -30,7 +30,7 @@ from buildver.packages.object_versions import (
     KNOWN_MIN_LEGACY_FILE_VERSION,
 )
 from buildver.packages.reader import read_package_summary
-from buildver.packages.verdicts import ScanResult, ScanStatus, classify, scan_file, unreadable
+from buildver.packages.verdicts import ScanResult, ScanStatus, classify, classify_shared, scan_file, unreadable
 from buildver.reading import file_kind
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ if TYPE_CHECKING:
     from concurrent.futures import Future
     from types import ModuleType
 
-    from buildver.packages.summary import PackageSummary
     from buildver.packages.tree_tables import VersionTables
     from buildver.versions.engine_version import EngineVersion
 
@@ -289,31 +288,8 @@ def _read(
             memo.clear()
         memo[key] = shared
         return shared
-    # Without the core: the reader shares one value per distinct engine version and custom-version container, so
-    # these few fields are all a result depends on. The summary is kept with the result: while it is kept, no
-    # other object can take the ids in the key.
-    by_summary = _SUMMARY_MEMOS.get((engine, warn_empty, tables))
-    if by_summary is None:
-        if len(_SUMMARY_MEMOS) >= 8:
-            _SUMMARY_MEMOS.clear()
-        by_summary = _SUMMARY_MEMOS[engine, warn_empty, tables] = {}
-    summary_key = (
-        summary.legacy_file_version,
-        summary.file_version_ue4,
-        summary.file_version_ue5,
-        summary.file_version_licensee,
-        summary.is_cooked,
-        summary.newer_format,
-        id(summary.custom_versions),
-        id(summary.saved_by_engine_version),
-        id(summary.compatible_with_engine_version),
-    )
-    known = by_summary.get(summary_key)
-    if known is None:
-        if len(by_summary) >= _MEMO_LIMIT:
-            by_summary.clear()
-        known = by_summary[summary_key] = (classify("", summary, engine, warn_empty, tables), summary)
-    return known[0]
+    # Without the core: shared by what the summary holds.
+    return classify_shared(summary, engine, warn_empty, tables)
 
 
 _MEMO_LIMIT = 4096
@@ -321,10 +297,6 @@ _MEMO_LIMIT = 4096
 number of distinct headers."""
 _MEMOS: dict[tuple[EngineVersion, bool, VersionTables | None], dict[int, ScanResult]] = {}
 """By the core's number for a header."""
-_SUMMARY_MEMOS: dict[
-    tuple[EngineVersion, bool, VersionTables | None], dict[tuple[object, ...], tuple[ScanResult, PackageSummary]]
-] = {}
-"""By the fields of a summary the Python reader read (without the core, or for a file the core handed back)."""
 
 
 def _memo_for(engine: EngineVersion, warn_empty: bool, tables: VersionTables | None = None) -> dict[int, ScanResult]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from buildver.packages.tree_tables import VersionTables
     from buildver.versions.engine_version import EngineVersion
 
-__all__ = ["ScanResult", "ScanStatus", "classify", "scan_file"]
+__all__ = ["ScanResult", "ScanStatus", "classify", "classify_shared", "scan_file"]
 
 
 class ScanStatus(enum.StrEnum):
@@ -186,6 +186,47 @@ def classify(
         compatible_with,
         error,
     )
+
+
+def classify_shared(
+    summary: PackageSummary, engine: EngineVersion, warn_empty: bool = True, tables: VersionTables | None = None
+) -> ScanResult:
+    """:func:`classify`'s result for ``summary``, with an empty path, shared by the summaries of this process that
+    hold the same header values: a project's thousands of packages have a few dozen distinct headers.
+
+    The reader shares one value per distinct engine version and custom-version container, so the few fields of the
+    key are all a result depends on (the reasons name no file). Each summary is kept with its result: while it is
+    kept, no other object can take the ids in the key. Bounded, so that memory stays flat over any number of
+    distinct headers."""
+    by_summary = _SHARED_RESULTS.get((engine, warn_empty, tables))
+    if by_summary is None:
+        if len(_SHARED_RESULTS) >= 8:
+            _SHARED_RESULTS.clear()
+        by_summary = _SHARED_RESULTS[engine, warn_empty, tables] = {}
+    key = (
+        summary.legacy_file_version,
+        summary.file_version_ue4,
+        summary.file_version_ue5,
+        summary.file_version_licensee,
+        summary.is_cooked,
+        summary.newer_format,
+        id(summary.custom_versions),
+        id(summary.saved_by_engine_version),
+        id(summary.compatible_with_engine_version),
+    )
+    known = by_summary.get(key)
+    if known is None:
+        if len(by_summary) >= SHARED_RESULTS_LIMIT:
+            by_summary.clear()
+        known = by_summary[key] = (classify("", summary, engine, warn_empty, tables), summary)
+    return known[0]
+
+
+SHARED_RESULTS_LIMIT = 4096
+"""Shared results kept per engine, warning setting and tables in this process."""
+_SHARED_RESULTS: dict[
+    tuple[EngineVersion, bool, VersionTables | None], dict[tuple[object, ...], tuple[ScanResult, PackageSummary]]
+] = {}
 
 
 def _undecided(summary: PackageSummary, engine: EngineVersion, tables: VersionTables | None) -> str | None:

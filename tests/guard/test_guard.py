@@ -384,6 +384,43 @@ def test_guard_refuses_a_real_package_saved_by_a_newer_engine(repo: Path, monkey
     ]
 
 
+@pytest.mark.parametrize("pure_python", ["0", "1"], ids=["compiled-core", "pure-python"])
+def test_packages_with_the_same_header_share_a_reading_and_each_is_named_in_its_own_finding(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, pure_python: str
+) -> None:
+    # Copies of one package share the compiled core's number for their header (one summary read, one verdict):
+    # each copy still gets its own finding, and a different header beside them its own verdict.
+    monkeypatch.setenv("BUILDVER_PURE_PYTHON", pure_python)
+    monkeypatch.setattr("buildver.packages.scanning._CORE", [])  # the core as this process's setting has it
+    commit(repo, {"Build/Build.version": version_bytes(UE52_SOURCE)})
+    newer, older = fixture(UE55_PACKAGE), fixture(UE52_PACKAGE)
+    files = {f"Content/New{number}.uasset": newer for number in range(3)} | {"Content/Old.uasset": older}
+    stage(repo, files)
+    code, lines = run_command(repo, monkeypatch)
+    assert code == 1
+    assert lines == [
+        *(
+            f"Content/New{number}.uasset: error[package-newer]: saved by a newer engine than "
+            "5.2.1-0+++UE5+Release-5.2: FileVersionUE5 1013 is newer than 5.2 writes (1009)"
+            for number in range(3)
+        ),
+        "buildver guard: 4 files checked: 3 errors, 0 warnings",
+    ]
+
+
+def test_shared_headers_stay_bounded_and_right_when_their_memory_is_emptied(tmp_path: Path) -> None:
+    from buildver.guard.run import _SharedHeaders
+    from buildver.packages.reader import read_package_summary
+
+    newer, older = tmp_path / "New.uasset", tmp_path / "Old.uasset"
+    newer.write_bytes(fixture(UE55_PACKAGE))
+    older.write_bytes(fixture(UE52_PACKAGE))
+    headers = _SharedHeaders(limit=1)
+    for file in (newer, older, newer, older):
+        assert headers.summary(file) == read_package_summary(file)
+        assert len(headers.known) <= 1
+
+
 @pytest.mark.parametrize(("ini", "warned"), [(None, True), (b"[Core.System]\nZeroEngineVersionWarning=False\n", False)])
 def test_guard_warns_about_empty_engine_versions_unless_the_staged_ini_turns_it_off(
     repo: Path, monkeypatch: pytest.MonkeyPatch, ini: bytes | None, warned: bool
