@@ -3,8 +3,11 @@
 Each shape (below) is built at 1, 4 and 16 MiB and read in a child process of its own, which reports its wall time
 and the growth of its peak resident memory (``ru_maxrss``) over the work:
 
-- ``read``: ``parse_ini`` and the lookups ``show`` and the guard make (the key, its section, both readers);
-- ``edit``: ``with_value``, ``update-local``'s edit of one key (refused shapes count too: the refusal is the work).
+- ``read``: ``parse_ini`` and the lookups ``show``, the guard and ``update-local`` make: the single value each
+  reader gives (``effective_value``) of the key and of another key of the section, both readers;
+- ``edit``: ``with_value``, ``update-local``'s edit of one key (refused shapes count too: the refusal is the work);
+- ``all``: the rest of the reading API, which no command calls: every value of the key (``lookup``, one
+  ``IniValue`` a value: a key of millions of values returns millions of them) and the section names, both readers.
 
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
@@ -58,8 +61,11 @@ try:
     document = parse_ini(data, "DefaultEngine.ini")
     if work == "read":
         for reader in IniReader:
-            lookup((document,), section, key, reader=reader)
+            effective_value((document,), section, key, reader=reader)
             effective_value((document,), section, "Other", reader=reader)
+    elif work == "all":
+        for reader in IniReader:
+            lookup((document,), section, key, reader=reader)
             document.sections(reader)
     else:
         with_value(document, section, key, "2")
@@ -95,7 +101,7 @@ def main() -> None:
     parser.add_argument("--baseline", help="another environment's Python, run beside this one")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 4, 16], help="MiB")
     parser.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
-    parser.add_argument("--work", nargs="+", default=["read", "edit"], choices=["read", "edit"])
+    parser.add_argument("--work", nargs="+", default=["read", "edit"], choices=["read", "edit", "all"])
     parser.add_argument("--timeout", type=float, default=120.0)
     options = parser.parse_args()
     pythons = {"this": sys.executable}

@@ -1,0 +1,593 @@
+"""The line rules of Unreal's two config readers as regular expressions: a file is read in passes of the
+regular-expression engine, in time linear in its size whatever its shape (issue 30 item 3).
+
+``buildver.projects.unreal_ini`` holds the rules (its docstring's table and sources); this module only says them as
+patterns, for three jobs:
+
+- every logical line of a file, for the full readings (``engine_lines``, ``ubt_lines``);
+- the lines of one key in one section (``engine_key_runs``, ``ubt_key_runs``): the other lines are skipped in bulk
+  by one pattern, and the key's own lines come as runs (identical lines as one run with a count, plain lines in
+  chunks read by ``findall``), so that a file of millions of the key's lines costs a few Python steps;
+- the lines a writer needs around one place (``engine_line_at``, ``ubt_line_at``, the headers of a section).
+
+Two limits of Python's ``re`` shape every pattern here. A loop over a group is possessive (``*+``) and captures
+nothing inside it: greedy and lazy loops over groups keep one backtracking entry per turn (1.4 GB for 4 million
+short lines), and captures inside possessive loops give wrong spans on CPython 3.11 ("The span of capturing group
+is wrong"). So the state a loop would have to remember (the section) is carried by choosing between two loops, one
+for inside the asked section and one for outside it.
+
+Names are matched exactly as ``str.lower`` compares them: a letter is ``[aA]``, and ``k`` also takes the Kelvin
+sign (U+212A), the only other character whose ``lower()`` is an ASCII letter. Only names of plain ASCII characters
+(``fast_name``) are scanned; the others are read from the full reading.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+CPP_SPACE = " \t\n\v\f\r"
+"""What ``FChar::IsWhitespace`` (``iswspace`` in the C locale) trims."""
+UBT_SPACE = " \t"
+
+# The engine: ParseLineExtended (5.1, bExact false) ------------------------------------------------------------------
+
+_SP = r"[ \t\v\f]"
+_CONT = r"\\[\r\n][\r\n]?"
+"""A backslash before a line break, outside quotes: the break (and one more) read as one space."""
+_QITEM = r'[^"\\\r\n]++|\\["\\]|\\(?!["\\])'
+"""Inside quotes: ``\\"`` and ``\\\\`` are taken as pairs, so they do not end the quotes."""
+_QUOTED = rf'"(?:{_QITEM})*+"'
+_OPEN_QUOTE = rf'"(?:{_QITEM})*+'
+"""A quote not closed on its line: the line break ends the line (outside braces)."""
+_ITEM = rf'[^"|\\{{\r\n/]++|/(?!/)|\\(?![\r\n])|{_CONT}|{_QUOTED}'
+"""One piece of a line outside braces that changes nothing: ``}`` there is a character like any other."""
+_IGNORE = rf'//(?:[^"|\\{{\r\n]++|\\(?![\r\n])|{_CONT}|"[^"\r\n]*+")*+(?:"[^"\r\n]*+)?'
+"""``//`` outside quotes: nothing more is kept, but quotes still pair (without escapes), ``|`` still ends the line
+and ``{`` still opens braces."""
+_END = r"(?=[\r\n|]|\Z)"
+_LL = rf"(?:{_ITEM})*+(?:{_OPEN_QUOTE}|{_IGNORE})?{_END}"
+"""A simple logical line: one that no unquoted ``{`` joins to the next lines (its end is a ``|``, a line break or
+the end); its text is its characters with each escaped line break as a space, up to its ``//``."""
+_SEP = r"[\r\n|]++"
+_HITEM = rf'[^"|\\{{\r\n/\]]++|\]|/(?!/)|\\(?![\r\n])|{_CONT}|{_QUOTED}'
+_HQITEM = r'[^"\\\r\n\]]++|\]|\\["\\]|\\(?!["\\])'
+_TAIL = rf"(?:{_SP}++|{_CONT})*+(?:{_IGNORE})?{_END}"
+_HEADER = (
+    rf"\[(?:(?!\]{_TAIL})(?:{_HITEM}))*+\]{_TAIL}"
+    rf'|\[(?:{_HITEM})*+"(?:(?!\]{_SP}*+(?:[\r\n]|\Z))(?:{_HQITEM}))*+\]{_SP}*+(?=[\r\n]|\Z)'
+)
+"""A simple line that is a section header: ``[`` first, ``]`` its last character but whitespace (CombineFromBuffer),
+outside quotes or inside a quote left open. The ``]`` is found by a look-ahead at each piece, not by a lazy loop."""
+
+
+
+class _Patterns:
+    """The patterns every reading uses, compiled on first use (a command that reads no large file pays little)."""
+
+    def __init__(self) -> None:
+        self.ll_parts = re.compile(rf"(?P<body>(?:{_ITEM})*+(?:{_OPEN_QUOTE})?)(?:{_IGNORE})?{_END}")
+        self.separators = re.compile(r"[\r\n|]*+")
+        self.continued = re.compile(_CONT)
+        self.break_pairs = re.compile(r"[\r\n][\r\n]?")
+        self.continued_or_break = re.compile(rf"{_CONT}|[\r\n][\r\n]?")
+        # the engine's states in ParseLineExtended, each with the run of characters that leaves it as it is
+        self.plain = re.compile(rf"(?:{_ITEM})*+")
+        self.plain_braced = re.compile(rf'(?:[^"|\\{{}}\r\n/]++|/(?!/)|\\(?![\r\n])|{_CONT}|[\r\n][\r\n]?|{_QUOTED})*+')
+        self.quoted = re.compile(rf"(?:{_QITEM})*+")
+        self.quoted_braced = re.compile(rf"(?:{_QITEM}|[\r\n][\r\n]?)*+")
+        self.ignored = re.compile(rf'(?:[^"|\\{{\r\n]++|\\(?![\r\n])|{_CONT}|"[^"\r\n]*+")*+')
+        self.ignored_braced = re.compile(rf'(?:[^"|\\{{}}\r\n]++|\\(?![\r\n])|{_CONT}|[\r\n][\r\n]?|"[^"]*+")*+')
+        self.ignored_quoted = re.compile(r'[^"\r\n]*+')
+        self.ignored_quoted_braced = re.compile(r'[^"]*+')
+        self.quoted_plain = re.compile(r'[^"\r\n\\]*+')
+        self.hex_run = re.compile(r"[0-9a-fA-F]*+")
+        self.ubt_line = re.compile(_ULL)
+        self.ubt_break = re.compile(_UBR)
+        self.ubt_breaks = re.compile(r"\r\n|\r|\n")
+
+
+@functools.cache
+def _patterns() -> _Patterns:
+    return _Patterns()
+
+
+def engine_line(text: str, position: int) -> tuple[str, int, int]:
+    """``ParseLineExtended`` from a logical line's start: its text, where its text ends, and where the next line
+    starts. Each run of characters that leaves the state (quoted, ignoring after ``//``, inside braces) as it is
+    is taken by one pattern, so a line costs a Python step per change of state, not per character."""
+    patterns = _patterns()
+    size = len(text)
+    out: list[str] = []
+    depth = 0
+    quoted = ignore = False
+    while True:
+        if ignore:
+            if quoted:
+                run = (patterns.ignored_quoted_braced if depth else patterns.ignored_quoted).match(text, position)
+            else:
+                run = (patterns.ignored_braced if depth else patterns.ignored).match(text, position)
+            # after '//' only spaces are kept, and the line is trimmed: nothing of it is needed
+        elif quoted:
+            run = (patterns.quoted_braced if depth else patterns.quoted).match(text, position)
+            chunk = run.group()
+            out.append(patterns.break_pairs.sub(" ", chunk) if depth else chunk)
+        else:
+            run = (patterns.plain_braced if depth else patterns.plain).match(text, position)
+            chunk = run.group()
+            if "\\" in chunk or depth:
+                chunk = (patterns.continued_or_break if depth else patterns.continued).sub(" ", chunk)
+            out.append(chunk)
+        position = run.end()
+        if position >= size:
+            end = size
+            break
+        char = text[position]
+        if char == '"':
+            if not ignore:
+                out.append(char)
+            quoted = not quoted
+            position += 1
+        elif quoted or char in "\r\n|":  # a line break here is outside braces: it ends the line, as '|' does
+            end = position
+            break
+        elif char == "{":
+            depth += 1
+            position += 1
+        elif char == "}":  # at depth 0 a '}' is part of the run
+            depth -= 1
+            position += 1
+        else:  # '//'
+            ignore = True
+            position += 2
+    return "".join(out), end, patterns.separators.match(text, end).end()
+
+
+def engine_simple_text(raw: str) -> str:
+    """The text of a simple logical line (``_LL``) from its characters."""
+    patterns = _patterns()
+    parts = patterns.ll_parts.match(raw)
+    body = parts.group("body") if parts is not None else raw
+    return patterns.continued.sub(" ", body) if "\\" in body else body
+
+
+def engine_lines(text: str, position: int = 0) -> Iterator[tuple[str, int, int]]:
+    """Every logical line from ``position`` (a logical line's start): its text, its start and the end of its text."""
+    patterns = _patterns()
+    size = len(text)
+    position = patterns.separators.match(text, position).end()
+    while position < size:
+        simple = patterns.ll_parts.match(text, position)
+        if simple is not None:
+            body = simple.group("body")
+            end = simple.end()
+            yield (patterns.continued.sub(" ", body) if "\\" in body else body), position, end
+            position = patterns.separators.match(text, end).end()
+        else:
+            logical, end, following = engine_line(text, position)
+            yield logical, position, end
+            position = following
+
+
+class EngineLine(NamedTuple):
+    """A logical line as ``CombineFromBuffer`` takes it: a header (its name), a key line, or nothing."""
+
+    header: str | None
+    action: str
+    key: str
+    value: str
+
+
+_ENGINE_PREFIXES = frozenset("+.-!@*")
+
+
+def engine_parse(logical: str) -> EngineLine | None:
+    """What ``CombineFromBuffer`` (A) makes of a logical line's text: a header, a key line (prefix as written, key,
+    value), or None (blank, a comment, no ``=``). Whether a section is open is the caller's."""
+    line = logical.rstrip(CPP_SPACE)
+    if len(line) >= 2 and line[0] == "[" and line[-1] == "]":
+        return EngineLine(line[1:-1], "", "", "")
+    if not line or line[0] == ";":
+        return None
+    equals = line.find("=")
+    if equals < 0:
+        return None
+    key = line[:equals].lstrip(CPP_SPACE)
+    key = key.removeprefix("~")  # "~ is a packaging [marker] and should be skipped at runtime"
+    action = key[:1] if key[:1] in _ENGINE_PREFIXES else ""
+    key = key[len(action) :].rstrip(CPP_SPACE)
+    value = line[equals + 1 :].strip(CPP_SPACE)
+    if value.startswith('"'):
+        value = quoted_string(value)
+    return EngineLine(None, action, key, value)
+
+
+_OCTAL, _HEX = "01234567", "0123456789abcdefABCDEF"
+_SIMPLE_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def quoted_string(value: str) -> str:
+    """``FParse::QuotedString`` (C): the text between the quotes, escapes resolved; the rest of the value dropped."""
+    quoted_plain = _patterns().quoted_plain
+    out: list[str] = []
+    position, size = 1, len(value)
+    while position < size:
+        plain = quoted_plain.match(value, position).end()  # characters that are kept as they are, taken at once
+        if plain > position:
+            out.append(value[position:plain])
+            position = plain
+            continue
+        char = value[position]
+        if char in '"\r\n':
+            break
+        position += 1  # a backslash
+        escape = value[position] if position < size else ""
+        following = value[position + 1] if position + 1 < size else ""
+        if escape and escape in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[escape])
+            position += 1
+        elif escape and escape in _OCTAL:
+            digits = _take(value, position, _OCTAL, 3)
+            out.append(chr(int(digits, 8)))
+            position += len(digits)
+        elif escape in ("x", "u", "U") and following and following in _HEX:
+            digits = _take(value, position + 1, _HEX, {"x": size, "u": 4, "U": 8}[escape])
+            code = int(digits, 16) & (0xFFFF if escape == "x" else 0xFFFFFFFF)  # \x is cast to a 16-bit TCHAR
+            out.append(chr(code) if code <= 0x10FFFF else "?")
+            position += 1 + len(digits)
+        else:  # an unknown escape keeps its backslash
+            out.append("\\" + escape)
+            position += 1
+    return "".join(out)
+
+
+def _take(text: str, position: int, allowed: str, limit: int) -> str:
+    if allowed is _HEX and limit > 8:  # '\x' takes every hex digit: one pattern, not a character at a time
+        end = _patterns().hex_run.match(text, position).end()
+        return text[position:end]
+    end = position
+    while end < len(text) and end - position < limit and text[end] in allowed:
+        end += 1
+    return text[position:end]
+
+
+# UnrealBuildTool: ReadLine, ReadIntoSections ------------------------------------------------------------------------
+
+_UBR = r"(?:\r\n|\r|\n)"
+_UBS = r"(?:[^\r\n\\]++|\\(?![ \t]*+(?:[\r\n]|\Z)))*+\\[ \t]*+(?=[\r\n]|\Z)"
+"""A physical line whose last character but spaces and tabs is a backslash: the next line is appended to it."""
+_UPL = r"(?:[^\r\n\\]++|\\(?![ \t]*+(?:[\r\n]|\Z)))*+"
+_ULL = rf"{_UBS}(?:{_UBR}(?:[ \t]*+(?=[\r\n]|\Z)|{_UBS}))*+(?:{_UBR}{_UPL})?|{_UPL}"
+"""A logical line: a physical line, or one ending in a backslash with the lines appended to it (blank ones and
+ones ending in a backslash too, up to the first other one)."""
+
+
+def ubt_lines(text: str) -> Iterator[tuple[str, int, int]]:
+    """Every line ``ReadIntoSections`` reads, continued lines appended: its text, its start and its end."""
+    patterns = _patterns()
+    size = len(text)
+    position = 0
+    while position < size:
+        line = patterns.ubt_line.match(text, position)
+        end = line.end()  # type: ignore[union-attr]  # the pattern matches every line, empty ones too
+        raw = text[position:end]
+        yield (patterns.ubt_breaks.sub("", raw) if "\r" in raw or "\n" in raw else raw), position, end
+        following = patterns.ubt_break.match(text, end)
+        position = following.end() if following is not None else size
+
+
+class UbtLine(NamedTuple):
+    """A line as ``ReadIntoSections`` and ``TryAddConfigLine`` take it."""
+
+    header: str | None
+    """A header's name; also set (to ``""``, with ``resets`` true) for a ``[`` line without ``]``."""
+    resets: bool
+    """A ``[`` line: the section ends here (a header starts the next one)."""
+    action: str
+    key: str
+    value: str
+
+
+_UBT_PREFIXES = frozenset("+-!")
+
+
+def ubt_parse(line: str) -> UbtLine | None:
+    """What ``ReadIntoSections`` (F) makes of a line: a header or a ``[`` line without ``]``, a key line, or None."""
+    start = len(line) - len(line.lstrip(UBT_SPACE))
+    if start == len(line):
+        return None
+    end = max(len(line.rstrip(UBT_SPACE)), start)
+    if line[start] == ";" or line.startswith("//", start):
+        return None
+    if line[start] == "[":
+        if line[end - 1] == "]" and end - 1 > start:
+            return UbtLine(line[start + 1 : end - 1], True, "", "", "")
+        return UbtLine(None, True, "", "", "")
+    equals = line.find("=", start, end)
+    if equals < 0 and line[start] != "!":
+        return None
+    key_start = start
+    action = line[start] if line[start] in _UBT_PREFIXES else ""
+    if action:
+        key_start += 1
+        while key_start < len(line) and line[key_start] in UBT_SPACE:
+            key_start += 1
+    if action == "!" and equals < 0:
+        return UbtLine(None, False, action, line[key_start:].strip(), "")
+    key_end = equals
+    while key_end > key_start and line[key_end - 1] in UBT_SPACE:
+        key_end -= 1
+    if key_start >= equals:
+        return None
+    value_start = equals + 1
+    while value_start < end and line[value_start] in UBT_SPACE:
+        value_start += 1
+    value_end = end
+    if value_end >= value_start + 2 and line[value_start] == '"' and line[value_end - 1] == '"':
+        value_start += 1
+        value_end -= 1
+    return UbtLine(None, False, action, line[key_start:key_end], line[value_start:value_end])
+
+
+def ubt_value(raw: str) -> str:
+    """The value of a plain line's text after ``=`` and its spaces: trimmed, and its outer quotes dropped."""
+    value = raw.rstrip(UBT_SPACE)
+    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
+        return value[1:-1]
+    return value
+
+
+# Names --------------------------------------------------------------------------------------------------------------
+
+_FAST_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:#$%&'()*+,<>?@^`~!-]*")
+_FAST_SECTION = re.compile(r"[A-Za-z0-9_./:#$%&'()*+,<>?@^`~!-]+")
+
+
+def fast_name(section: str, key: str) -> bool:
+    """Whether a section and key can be scanned for: plain ASCII names whose characters mean nothing to either
+    reader (no quotes, backslashes, braces, bars, ``//``, spaces, ``=``, brackets; a key not starting with a
+    prefix)."""
+    return (
+        _FAST_KEY.fullmatch(key) is not None
+        and _FAST_SECTION.fullmatch(section) is not None
+        and "//" not in section
+    )
+
+
+def _name_pattern(name: str) -> str:
+    """The characters whose ``lower()`` is each character's ``lower()``: exactly the case-insensitive name."""
+    out = []
+    for char in name:
+        if char in "kK":
+            out.append("[kK\u212a]")
+        elif char.isalpha():
+            out.append(f"[{char.lower()}{char.upper()}]")
+        else:
+            out.append(re.escape(char))
+    return "".join(out)
+
+
+# Runs of a key's lines ----------------------------------------------------------------------------------------------
+
+
+class Copies(NamedTuple):
+    """``count`` identical lines of the key, one after the other: line i starts at ``start + i * unit``."""
+
+    action: str
+    value: str
+    start: int
+    unit: int
+    count: int
+    length: int
+    """One line's text length (its last character is at ``start + i * unit + length - 1``)."""
+
+
+class Lines(NamedTuple):
+    """Plain lines of the key in ``[start, end)`` (other plain lines between them), read with ``pattern``:
+    ``findall`` gives each line's prefix and raw value, ``finditer`` where each one is."""
+
+    start: int
+    end: int
+    pattern: re.Pattern[str]
+    removes: bool
+    """Whether a ``-`` line is among them."""
+    struct: bool = False
+    """Whether an ``@`` line is among them (the engine's struct keys)."""
+
+
+Run = Copies | Lines
+
+_CHUNK = 4096
+"""Plain lines read by one ``findall``: small enough that a run of identical lines after them is found soon."""
+
+
+class _EnginePatterns:
+    """The patterns that find one key's lines in one section, as the engine reads them."""
+
+    def __init__(self, section: str, key: str) -> None:
+        name, key_name = _name_pattern(section), _name_pattern(key)
+        key_start = rf"(?:{_SP}|{_CONT})*+~?[+.\-!@*]?{key_name}(?:{_SP}|{_CONT})*+="
+        header_s = rf"\[{name}\]{_TAIL}"
+        line, sep, header = _LL, _SEP, f"(?:{_HEADER})"
+        out_blocks = rf"(?:(?!{header_s}){header}(?:{sep}|(?!{header}){line})*+)++(?={header_s}|\Z)"
+        in_blocks = rf"(?:{header_s}(?:{sep}|(?!{header})(?!{key_start}){line})*+)++(?=(?!{header_s}){header}|\Z)"
+        self.skip_in = re.compile(rf"(?:{sep}|(?!{header})(?!{key_start}){line}|{header_s}|{out_blocks})*+")
+        self.skip_out = re.compile(rf"(?:{sep}|(?!{header}){line}|(?!{header_s}){header}|{in_blocks})*+")
+        self.header = re.compile(header)
+        self.header_s = re.compile(header_s)
+        self.key_start = re.compile(key_start)
+        self.copies = re.compile(
+            rf"(?P<unit>(?P<line>(?:{_SP}|{_CONT})*+~?(?P<action>[+.\-!@*]?){key_name}(?:{_SP}|{_CONT})*+={line})"
+            rf"(?:{sep}|\Z))(?:(?P=unit))*+"
+        )
+        plain = r'[^"|\\{\r\n/]*+(?:/(?!/)[^"|\\{\r\n/]*+)*+'
+        # plain lines only (no quotes, backslashes, braces or '//'): each '|' and line break in them ends a line,
+        # so the key's lines are found among them by a look-behind
+        self.chunk = re.compile(rf"(?:(?:(?!{header})|(?={header_s})){plain}{_END}(?:{sep}|\Z)){{1,{_CHUNK}}}+")
+        at_line_start = r"(?:(?<=[\r\n|])|(?<![\s\S]))"
+        self.lines = re.compile(
+            rf"{at_line_start}{_SP}*+~?([+.\-!@*]?){key_name}{_SP}*+={_SP}*+({plain}){_END}"
+        )
+        self.last_clear = re.compile(rf"(?s:.*)(?P<clear>{at_line_start}{_SP}*+~?!{key_name}{_SP}*+=)")
+        self.struct_key = re.compile(rf"{at_line_start}{_SP}*+~?@{key_name}{_SP}*+=")
+        self.remove_line = re.compile(rf"{at_line_start}{_SP}*+~?-{key_name}{_SP}*+=")
+        self.key_anywhere = re.compile(key_name)
+
+
+@functools.lru_cache(maxsize=128)
+def _engine_patterns(section: str, key: str) -> _EnginePatterns:
+    return _EnginePatterns(section, key)
+
+
+def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
+    """The engine's lines of ``key`` in ``section`` (``fast_name`` names), in file order, as runs."""
+    patterns = _engine_patterns(section, key)
+    if patterns.key_anywhere.search(text) is None:
+        return []
+    section_name, key_name = section.lower(), key.lower()
+    runs: list[Run] = []
+    size = len(text)
+    inside = False
+    position = 0
+    while True:
+        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()
+        if position >= size:
+            return runs
+        if inside:
+            if patterns.key_start.match(text, position) is not None:
+                taken = _engine_key_lines(text, patterns, position, runs)
+                if taken is not None:
+                    position = taken
+                    continue
+            else:
+                header = patterns.header.match(text, position)
+                if header is not None:  # a simple header, not of the section: a section of its own starts
+                    inside = False
+                    position = header.end()
+                    continue
+        else:
+            header = patterns.header_s.match(text, position)
+            if header is not None:
+                inside = True
+                position = header.end()
+                continue
+        logical, end, following = engine_line(text, position)  # a line joined by braces
+        parsed = engine_parse(logical)
+        if parsed is not None:
+            if parsed.header is not None:
+                inside = parsed.header.lower() == section_name
+            elif inside and parsed.key.lower() == key_name:
+                runs.append(Copies(parsed.action, parsed.value, position, 0, 1, end - position))
+        position = following
+
+
+def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs: list[Run]) -> int | None:
+    """Take the key's simple lines at ``position`` as a run; where they end, or None for a line joined by braces."""
+    copies = patterns.copies.match(text, position)
+    if copies is not None:
+        unit = len(copies.group("unit"))
+        count = (copies.end() - position) // unit
+        if count > 1:
+            runs.append(_engine_copies(copies, position, unit, count))
+            return copies.end()
+    chunk = patterns.chunk.match(text, position)
+    if chunk is not None and (copies is None or chunk.end() > copies.end()):
+        start, end = position, chunk.end()
+        clear = patterns.last_clear.match(text, start, end)
+        if clear is not None and patterns.struct_key.search(text, start, clear.start("clear")) is None:
+            start = clear.start("clear")  # '!' empties the key: the lines before it change nothing
+        removes = patterns.remove_line.search(text, start, end) is not None
+        struct = patterns.struct_key.search(text, start, end) is not None
+        runs.append(Lines(start, end, patterns.lines, removes, struct))
+        return end
+    if copies is not None:
+        runs.append(_engine_copies(copies, position, len(copies.group("unit")), 1))
+        return copies.end()
+    return None
+
+
+def _engine_copies(copies: re.Match[str], position: int, unit: int, count: int) -> Copies:
+    raw = copies.group("line")
+    parsed = engine_parse(engine_simple_text(raw))
+    assert parsed is not None  # the pattern is a key line's
+    return Copies(copies.group("action"), parsed.value, position, unit, count, len(raw))
+
+
+class _UbtPatterns:
+    """The patterns that find one key's lines in one section, as UnrealBuildTool reads them."""
+
+    def __init__(self, section: str, key: str) -> None:
+        name, key_name = _name_pattern(section), _name_pattern(key)
+        clear_all = rf"[ \t]*+![^\S\r\n]*+{key_name}[^\S\r\n]*+(?=[\r\n]|\Z)"
+        key_start = rf"(?:[ \t]*+[+\-!]?[ \t]*+{key_name}[ \t]*+=|{clear_all})"
+        header_s = rf"[ \t]*+\[{name}\][ \t]*+(?=[\r\n]|\Z)"
+        header = r"(?=[ \t]*+\[)"
+        line, sep = f"(?:{_ULL})", _UBR
+        out_blocks = rf"(?:(?!{header_s}){header}{line}(?:{sep}|(?!{header}){line})*+)++(?={header_s}|\Z)"
+        in_blocks = rf"(?:{header_s}(?:{sep}|(?!{header})(?!{key_start}){line})*+)++(?=(?!{header_s}){header}|\Z)"
+        self.skip_in = re.compile(rf"(?:{sep}|(?!{header})(?!{key_start}){line}|{header_s}|{out_blocks})*+")
+        self.skip_out = re.compile(rf"(?:{sep}|(?!{header}){line}|(?!{header_s}){header}{line}|{in_blocks})*+")
+        self.header_s = re.compile(header_s)
+        self.key_start = re.compile(key_start)
+        self.copies = re.compile(rf"(?P<unit>(?P<line>(?={key_start}){line})(?:{sep}|\Z))(?:(?P=unit))*+")
+        plain = r"[^\r\n\\]*+"
+        self.chunk = re.compile(rf"(?:(?:{header_s}|(?!{header}){plain}(?=[\r\n]|\Z))(?:{sep}|\Z)){{1,{_CHUNK}}}+")
+        at_line_start = r"(?:(?<=[\r\n])|(?<![\s\S]))"
+        self.lines = re.compile(
+            rf"{at_line_start}(?:[ \t]*+([+\-!]?)[ \t]*+{key_name}[ \t]*+=[ \t]*+({plain})"
+            rf"|[ \t]*+(!)[^\S\r\n]*+{key_name}[^\S\r\n]*+(?=[\r\n]|\Z))"
+        )
+        self.last_reset = re.compile(
+            rf"(?s:.*)(?P<reset>{at_line_start}(?:[ \t]*+!?[ \t]*+{key_name}[ \t]*+=|{clear_all}))"
+        )
+        self.remove_line = re.compile(rf"{at_line_start}[ \t]*+-[ \t]*+{key_name}[ \t]*+=")
+        self.key_anywhere = re.compile(key_name)
+
+
+@functools.lru_cache(maxsize=128)
+def _ubt_patterns(section: str, key: str) -> _UbtPatterns:
+    return _UbtPatterns(section, key)
+
+
+def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
+    """UnrealBuildTool's lines of ``key`` in ``section`` (``fast_name`` names), in file order, as runs."""
+    patterns = _ubt_patterns(section, key)
+    if patterns.key_anywhere.search(text) is None:
+        return []
+    key_name = key.lower()
+    runs: list[Run] = []
+    size = len(text)
+    inside = False
+    position = 0
+    while True:
+        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()
+        if position >= size:
+            return runs
+        if not inside:
+            position = patterns.header_s.match(text, position).end()  # type: ignore[union-attr]  # its stop
+            inside = True
+            continue
+        if patterns.key_start.match(text, position) is None:  # a '[' line: the section ends
+            position = _patterns().ubt_line.match(text, position).end()  # type: ignore[union-attr]
+            inside = False
+            continue
+        copies = patterns.copies.match(text, position)
+        assert copies is not None  # every line that starts like a key line is one logical line
+        unit = len(copies.group("unit"))
+        count = (copies.end() - position) // unit
+        chunk = patterns.chunk.match(text, position) if count == 1 else None
+        if chunk is not None and chunk.end() > copies.end():
+            start, end = position, chunk.end()
+            reset = patterns.last_reset.match(text, start, end)
+            if reset is not None:
+                start = reset.start("reset")  # a plain line or '!' sets the key anew: the lines before it go
+            runs.append(Lines(start, end, patterns.lines, patterns.remove_line.search(text, start, end) is not None))
+            position = end
+            continue
+        raw = copies.group("line")
+        parsed = ubt_parse(_patterns().ubt_breaks.sub("", raw))
+        if parsed is not None and parsed.key.lower() == key_name:
+            runs.append(Copies(parsed.action, parsed.value, position, unit, count, len(raw)))
+        position = copies.end()
