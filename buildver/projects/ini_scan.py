@@ -42,8 +42,9 @@ _QITEM = r'[^"\\\r\n]++|\\["\\]|\\(?!["\\])'
 _QUOTED = rf'"(?:{_QITEM})*+"'
 _OPEN_QUOTE = rf'"(?:{_QITEM})*+'
 """A quote not closed on its line: the line break ends the line (outside braces)."""
-_ITEM = rf'[^"|\\{{\r\n/]++|/(?!/)|\\(?![\r\n])|{_CONT}|{_QUOTED}'
-"""One piece of a line outside braces that changes nothing: ``}`` there is a character like any other."""
+_ITEM = rf'[^"|\\{{\r\n/]++(?:{_CONT})?|\\(?:[\r\n][\r\n]?)?|/(?!/)|{_QUOTED}'
+"""One piece of a line outside braces that changes nothing: ``}`` there is a character like any other; a run of
+characters takes the escaped line break after it (one turn of the loop a continued line)."""
 _IGNORE = rf'//(?:[^"|\\{{\r\n]++|\\(?![\r\n])|{_CONT}|"[^"\r\n]*+")*+(?:"[^"\r\n]*+)?'
 """``//`` outside quotes: nothing more is kept, but quotes still pair (without escapes), ``|`` still ends the line
 and ``{`` still opens braces."""
@@ -52,7 +53,7 @@ _LL = rf"(?:{_ITEM})*+(?:{_OPEN_QUOTE}|{_IGNORE})?{_END}"
 """A simple logical line: one that no unquoted ``{`` joins to the next lines (its end is a ``|``, a line break or
 the end); its text is its characters with each escaped line break as a space, up to its ``//``."""
 _SEP = r"[\r\n|]++"
-_HITEM = rf'[^"|\\{{\r\n/\]]++|\]|/(?!/)|\\(?![\r\n])|{_CONT}|{_QUOTED}'
+_HITEM = rf'[^"|\\{{\r\n/\]]++|\]|\\(?:[\r\n][\r\n]?)?|/(?!/)|{_QUOTED}'
 _HQITEM = r'[^"\\\r\n\]]++|\]|\\["\\]|\\(?!["\\])'
 _TAIL = rf"(?:{_SP}++|{_CONT})*+(?:{_IGNORE})?{_END}"
 _HEADER = (
@@ -72,21 +73,20 @@ class _Patterns:
         self.separators = re.compile(r"[\r\n|]*+")
         self.continued = re.compile(_CONT)
         self.break_pairs = re.compile(r"[\r\n][\r\n]?")
-        self.continued_or_break = re.compile(rf"{_CONT}|[\r\n][\r\n]?")
         # the engine's states in ParseLineExtended, each with the run of characters that leaves it as it is
         self.plain = re.compile(rf"(?:{_ITEM})*+")
-        self.plain_braced = re.compile(rf'(?:[^"|\\{{}}\r\n/]++|/(?!/)|\\(?![\r\n])|{_CONT}|[\r\n][\r\n]?|{_QUOTED})*+')
+        # inside braces a line break changes nothing: it is one more character of the run
+        self.plain_braced = re.compile(rf'(?:[^"|\\{{}}/]++|\\(?:[\r\n][\r\n]?)?|/(?!/)|{_QUOTED})*+')
         self.quoted = re.compile(rf"(?:{_QITEM})*+")
-        self.quoted_braced = re.compile(rf"(?:{_QITEM}|[\r\n][\r\n]?)*+")
-        self.ignored = re.compile(rf'(?:[^"|\\{{\r\n]++|\\(?![\r\n])|{_CONT}|"[^"\r\n]*+")*+')
-        self.ignored_braced = re.compile(rf'(?:[^"|\\{{}}\r\n]++|\\(?![\r\n])|{_CONT}|[\r\n][\r\n]?|"[^"]*+")*+')
+        self.quoted_braced = re.compile(r'(?:[^"\\]++|\\["\\]|\\(?!["\\]))*+')
+        self.ignored = re.compile(rf'(?:[^"|\\{{\r\n]++|\\(?:[\r\n][\r\n]?)?|"[^"\r\n]*+")*+')
+        self.ignored_braced = re.compile(r'(?:[^"|\\{}]++|\\|"[^"]*+")*+')
         self.ignored_quoted = re.compile(r'[^"\r\n]*+')
         self.ignored_quoted_braced = re.compile(r'[^"]*+')
         self.quoted_plain = re.compile(r'[^"\r\n\\]*+')
         self.hex_run = re.compile(r"[0-9a-fA-F]*+")
         self.ubt_line = re.compile(_ULL)
         self.ubt_break = re.compile(_UBR)
-        self.ubt_breaks = re.compile(r"\r\n|\r|\n")
 
 
 @functools.cache
@@ -112,13 +112,16 @@ def engine_line(text: str, position: int) -> tuple[str, int, int]:
             # after '//' only spaces are kept, and the line is trimmed: nothing of it is needed
         elif quoted:
             run = (patterns.quoted_braced if depth else patterns.quoted).match(text, position)
-            chunk = run.group()
-            out.append(patterns.break_pairs.sub(" ", chunk) if depth else chunk)
+            out.append(breaks_as_spaces(run.group()) if depth else run.group())
         else:
             run = (patterns.plain_braced if depth else patterns.plain).match(text, position)
             chunk = run.group()
-            if "\\" in chunk or depth:
-                chunk = (patterns.continued_or_break if depth else patterns.continued).sub(" ", chunk)
+            if depth:
+                if "\\\r" in chunk or "\\\n" in chunk:
+                    chunk = patterns.continued.sub("\0", chunk)  # kept apart: they do not pair with breaks
+                chunk = breaks_as_spaces(chunk).replace("\0", " ")
+            elif "\\" in chunk:
+                chunk = continued_as_spaces(chunk)
             out.append(chunk)
         position = run.end()
         if position >= size:
@@ -145,12 +148,30 @@ def engine_line(text: str, position: int) -> tuple[str, int, int]:
     return "".join(out), end, patterns.separators.match(text, end).end()
 
 
+def continued_as_spaces(chunk: str) -> str:
+    """Each escaped line break as one space, in characters where every line break follows a backslash (a line
+    outside braces): the backslash and one or two breaks (string replaces: no pattern step a break)."""
+    if "\r" in chunk:
+        for pair in ("\\\r\n", "\\\n\r", "\\\r\r", "\\\n\n", "\\\r"):
+            chunk = chunk.replace(pair, " ")
+    else:
+        chunk = chunk.replace("\\\n\n", " ")
+    return chunk.replace("\\\n", " ")
+
+
+def breaks_as_spaces(chunk: str) -> str:
+    """Each line break inside braces as a space, two in a row as one (ParseLineExtended takes a second break with
+    the first)."""
+    if "\n\r" in chunk or "\r\r" in chunk or "\n\n" in chunk:
+        return _patterns().break_pairs.sub(" ", chunk)
+    return chunk.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")  # every run is CRLF, CR or LF
+
+
 def engine_simple_text(raw: str) -> str:
     """The text of a simple logical line (``_LL``) from its characters."""
-    patterns = _patterns()
-    parts = patterns.ll_parts.match(raw)
+    parts = _patterns().ll_parts.match(raw)
     body = parts.group("body") if parts is not None else raw
-    return patterns.continued.sub(" ", body) if "\\" in body else body
+    return continued_as_spaces(body) if "\\" in body else body
 
 
 def engine_lines(text: str, position: int = 0) -> Iterator[tuple[str, int, int]]:
@@ -163,7 +184,7 @@ def engine_lines(text: str, position: int = 0) -> Iterator[tuple[str, int, int]]
         if simple is not None:
             body = simple.group("body")
             end = simple.end()
-            yield (patterns.continued.sub(" ", body) if "\\" in body else body), position, end
+            yield (continued_as_spaces(body) if "\\" in body else body), position, end
             position = patterns.separators.match(text, end).end()
         else:
             logical, end, following = engine_line(text, position)
@@ -255,11 +276,14 @@ def _take(text: str, position: int, allowed: str, limit: int) -> str:
 
 # UnrealBuildTool: ReadLine, ReadIntoSections ------------------------------------------------------------------------
 
-_UBR = r"(?:\r\n|\r|\n)"
-_UBS = r"(?:[^\r\n\\]++|\\(?![ \t]*+(?:[\r\n]|\Z)))*+\\[ \t]*+(?=[\r\n]|\Z)"
+_UBR = r"(?:\r\n?|\n)"
+_UBS = r"[^\r\n\\]*+(?:\\(?![ \t]*+(?:[\r\n]|\Z))[^\r\n\\]*+)*+\\[ \t]*+(?=[\r\n]|\Z)"
 """A physical line whose last character but spaces and tabs is a backslash: the next line is appended to it."""
-_UPL = r"(?:[^\r\n\\]++|\\(?![ \t]*+(?:[\r\n]|\Z)))*+"
-_ULL = rf"{_UBS}(?:{_UBR}(?:[ \t]*+(?=[\r\n]|\Z)|{_UBS}))*+(?:{_UBR}{_UPL})?|{_UPL}"
+_UPL = r"[^\r\n\\]*+(?:\\(?![ \t]*+(?:[\r\n]|\Z))[^\r\n\\]*+)*+"
+_ULL = (
+    rf"{_UPL}(?=[\r\n]|\Z)"
+    rf"|{_UBS}(?:{_UBR}(?:[^\r\n\\]*+\\(?=[\r\n]|\Z)|[ \t]*+(?=[\r\n]|\Z)|{_UBS}))*+(?:{_UBR}{_UPL})?"
+)
 """A logical line: a physical line, or one ending in a backslash with the lines appended to it (blank ones and
 ones ending in a backslash too, up to the first other one)."""
 
@@ -273,9 +297,14 @@ def ubt_lines(text: str) -> Iterator[tuple[str, int, int]]:
         line = patterns.ubt_line.match(text, position)
         end = line.end()  # type: ignore[union-attr]  # the pattern matches every line, empty ones too
         raw = text[position:end]
-        yield (patterns.ubt_breaks.sub("", raw) if "\r" in raw or "\n" in raw else raw), position, end
+        yield (joined(raw) if "\r" in raw or "\n" in raw else raw), position, end
         following = patterns.ubt_break.match(text, end)
         position = following.end() if following is not None else size
+
+
+def joined(raw: str) -> str:
+    """A line with the lines appended to it: their text without the line breaks (CRLF, CR, LF)."""
+    return raw.replace("\r\n", "").replace("\r", "").replace("\n", "")
 
 
 class UbtLine(NamedTuple):
@@ -356,6 +385,16 @@ def fast_name(section: str, key: str) -> bool:
     )
 
 
+def may_hold(text: str, name: str) -> bool:
+    """Whether ``text`` may hold ``name`` (a ``fast_name``) in any case: its first two characters in each case are
+    looked for (string searches, no copy of the text); False means the name is surely absent."""
+    variants = [""]
+    for char in name[:2]:
+        cases = {char.lower(), char.upper()} | ({"\u212a"} if char in "kK" else set())
+        variants = [variant + case for variant in variants for case in cases]
+    return any(variant in text for variant in variants)
+
+
 def _name_pattern(name: str) -> str:
     """The characters whose ``lower()`` is each character's ``lower()``: exactly the case-insensitive name."""
     out = []
@@ -367,6 +406,13 @@ def _name_pattern(name: str) -> str:
         else:
             out.append(re.escape(char))
     return "".join(out)
+
+
+def _first_chars(key: str, syntax: str) -> str:
+    """For a character class: what may start a line that is a header or a key line of ``key``."""
+    first = key[0]
+    variants = {first.lower(), first.upper()} | ({"\u212a"} if first in "kK" else set())
+    return syntax + "".join(re.escape(char) for char in sorted(variants))
 
 
 # Runs of a key's lines ----------------------------------------------------------------------------------------------
@@ -395,6 +441,8 @@ class Lines(NamedTuple):
     """Whether a ``-`` line is among them."""
     struct: bool = False
     """Whether an ``@`` line is among them (the engine's struct keys)."""
+    added: bool = False
+    """Only ``+`` lines of the key (an array written out): ``pattern`` gives each one's value alone."""
 
 
 Run = Copies | Lines
@@ -410,30 +458,55 @@ class _EnginePatterns:
         name, key_name = _name_pattern(section), _name_pattern(key)
         key_start = rf"(?:{_SP}|{_CONT})*+~?[+.\-!@*]?{key_name}(?:{_SP}|{_CONT})*+="
         header_s = rf"\[{name}\]{_TAIL}"
-        line, sep, header = _LL, _SEP, f"(?:{_HEADER})"
-        out_blocks = rf"(?:(?!{header_s}){header}(?:{sep}|(?!{header}){line})*+)++(?={header_s}|\Z)"
-        in_blocks = rf"(?:{header_s}(?:{sep}|(?!{header})(?!{key_start}){line})*+)++(?=(?!{header_s}){header}|\Z)"
-        self.skip_in = re.compile(rf"(?:{sep}|(?!{header})(?!{key_start}){line}|{header_s}|{out_blocks})*+")
-        self.skip_out = re.compile(rf"(?:{sep}|(?!{header}){line}|(?!{header_s}){header}|{in_blocks})*+")
+        header = f"(?:{_HEADER})"
+        line = rf"{_LL}[\r\n|]*+"  # a simple line and the separators after it (blank lines are empty ones)
+        # fast ways past the common lines, tried first: plain lines that cannot be a header or a key line (their
+        # first character), and the section's own plain headers
+        first = _first_chars(key, r"\[ \t\v\f~+.\-!@*")
+        plain = r'[^"|\\{\r\n/]*+(?:/(?!/)[^"|\\{\r\n/]*+)*+'
+        others = rf'(?:[^"|\\{{\r\n/{first}][^"|\\{{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        any_line = r'(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        plain_header = r'\[[^"|\\{\r\n/\]]*+\](?:[\r\n|]++|\Z)'
+        own_headers = rf"(?:\[{name}\](?:[\r\n|]++|\Z))++"
+        out_blocks = (
+            rf"(?:(?!{header_s}){header}[\r\n|]*+(?:{any_line}|(?!{header}){line})*+)++(?={header_s}|\Z)"
+        )
+        in_blocks = (
+            rf"(?:{header_s}[\r\n|]*+(?:{others}|(?!{header})(?!{key_start}){line})*+)++"
+            rf"(?=(?!{header_s}){header}|\Z)"
+        )
+        self.skip_in = re.compile(
+            rf"(?:{others}|{own_headers}|(?!{header})(?!{key_start}){line}|{header_s}[\r\n|]*+|{out_blocks})*+"
+        )
+        self.skip_out = re.compile(
+            rf"(?:{any_line}|(?!{header_s}){plain_header}|(?!{header}){line}|(?!{header_s}){header}[\r\n|]*+"
+            rf"|{in_blocks})*+"
+        )
         self.header = re.compile(header)
         self.header_s = re.compile(header_s)
         self.key_start = re.compile(key_start)
         self.copies = re.compile(
-            rf"(?P<unit>(?P<line>(?:{_SP}|{_CONT})*+~?(?P<action>[+.\-!@*]?){key_name}(?:{_SP}|{_CONT})*+={line})"
-            rf"(?:{sep}|\Z))(?:(?P=unit))*+"
+            rf"(?P<unit>(?:{_SP}|{_CONT})*+~?(?P<action>[+.\-!@*]?){key_name}(?:{_SP}|{_CONT})*+={_LL}"
+            rf"(?:{_SEP}|\Z))(?:(?P=unit))*+"
         )
-        plain = r'[^"|\\{\r\n/]*+(?:/(?!/)[^"|\\{\r\n/]*+)*+'
-        # plain lines only (no quotes, backslashes, braces or '//'): each '|' and line break in them ends a line,
-        # so the key's lines are found among them by a look-behind
-        self.chunk = re.compile(rf"(?:(?:(?!{header})|(?={header_s})){plain}{_END}(?:{sep}|\Z)){{1,{_CHUNK}}}+")
-        at_line_start = r"(?:(?<=[\r\n|])|(?<![\s\S]))"
+        # plain lines only (no quotes, backslashes, braces or '//'): each '|' and line break in them ends a line
+        self.chunk = re.compile(rf"(?:(?:(?!{header})|(?={header_s})){plain}{_END}[\r\n|]*+){{1,{_CHUNK}}}+")
+        value = r'[^"|\\{\r\n/ \t\v\f]*+(?:(?:/(?!/)|[ \t\v\f]++(?![\r\n|]|\Z))[^"|\\{\r\n/ \t\v\f]*+)*+'
         self.lines = re.compile(
-            rf"{at_line_start}{_SP}*+~?([+.\-!@*]?){key_name}{_SP}*+={_SP}*+({plain}){_END}"
+            rf"(?:{_SP}*+~?([+.\-!@*]?)({key_name}){_SP}*+={_SP}*+({value}){_SP}*+|{plain}){_END}[\r\n|]*+"
         )
-        self.last_clear = re.compile(rf"(?s:.*)(?P<clear>{at_line_start}{_SP}*+~?!{key_name}{_SP}*+=)")
-        self.struct_key = re.compile(rf"{at_line_start}{_SP}*+~?@{key_name}{_SP}*+=")
-        self.remove_line = re.compile(rf"{at_line_start}{_SP}*+~?-{key_name}{_SP}*+=")
-        self.key_anywhere = re.compile(key_name)
+        """Read from a chunk's start, each match is one of its lines: (prefix, key, value), the key empty for the
+        other lines."""
+        added = rf"{_SP}*+~?\+{key_name}{_SP}*+={_SP}*+{{}}{_SP}*+{_END}[\r\n|]*+"
+        self.added_chunk = re.compile(rf"(?:{added.format(value)}){{2,{_CHUNK}}}+")
+        self.added = re.compile(added.format(f"({value})"))
+        """A chunk of ``+`` lines of the key only: each match one line, its value."""
+        # a line with a given prefix is found by a fast search for its prefix and key, then checked to be a line
+        self.clear_line = re.compile(rf"{_SP}*+~?!{key_name}{_SP}*+=")
+        self.struct = re.compile(rf"@{key_name}{_SP}*+=")
+        self.struct_line = re.compile(rf"{_SP}*+~?@{key_name}{_SP}*+=")
+        self.remove = re.compile(rf"-{key_name}{_SP}*+=")
+        self.remove_line = re.compile(rf"{_SP}*+~?-{key_name}{_SP}*+=")
 
 
 @functools.lru_cache(maxsize=128)
@@ -444,15 +517,13 @@ def _engine_patterns(section: str, key: str) -> _EnginePatterns:
 def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
     """The engine's lines of ``key`` in ``section`` (``fast_name`` names), in file order, as runs."""
     patterns = _engine_patterns(section, key)
-    if patterns.key_anywhere.search(text) is None:
-        return []
     section_name, key_name = section.lower(), key.lower()
     runs: list[Run] = []
     size = len(text)
     inside = False
     position = 0
     while True:
-        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()
+        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()  # type: ignore[union-attr]
         if position >= size:
             return runs
         if inside:
@@ -487,32 +558,75 @@ def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs:
     """Take the key's simple lines at ``position`` as a run; where they end, or None for a line joined by braces."""
     copies = patterns.copies.match(text, position)
     if copies is not None:
-        unit = len(copies.group("unit"))
+        unit = copies.end("unit") - position
         count = (copies.end() - position) // unit
         if count > 1:
-            runs.append(_engine_copies(copies, position, unit, count))
+            runs.append(_engine_copies(text, copies, position, unit, count))
             return copies.end()
+    added = patterns.added_chunk.match(text, position)
+    if added is not None:
+        runs.append(Lines(position, added.end(), patterns.added, removes=False, added=True))
+        return added.end()
     chunk = patterns.chunk.match(text, position)
     if chunk is not None and (copies is None or chunk.end() > copies.end()):
         start, end = position, chunk.end()
-        clear = patterns.last_clear.match(text, start, end)
-        if clear is not None and patterns.struct_key.search(text, start, clear.start("clear")) is None:
-            start = clear.start("clear")  # '!' empties the key: the lines before it change nothing
-        removes = patterns.remove_line.search(text, start, end) is not None
-        struct = patterns.struct_key.search(text, start, end) is not None
+        clear = _last_marked(text, "!", patterns.clear_line, start, end)
+        if clear >= 0 and _first_line(text, patterns.struct, patterns.struct_line, start, clear, "\r\n|") < 0:
+            start = clear  # '!' empties the key: the lines before it change nothing
+        removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n|") >= 0
+        struct = _first_line(text, patterns.struct, patterns.struct_line, start, end, "\r\n|") >= 0
         runs.append(Lines(start, end, patterns.lines, removes, struct))
         return end
     if copies is not None:
-        runs.append(_engine_copies(copies, position, len(copies.group("unit")), 1))
+        runs.append(_engine_copies(text, copies, position, copies.end("unit") - position, 1))
         return copies.end()
     return None
 
 
-def _engine_copies(copies: re.Match[str], position: int, unit: int, count: int) -> Copies:
-    raw = copies.group("line")
-    parsed = engine_parse(engine_simple_text(raw))
-    assert parsed is not None  # the pattern is a key line's
-    return Copies(copies.group("action"), parsed.value, position, unit, count, len(raw))
+def _engine_copies(text: str, copies: re.Match[str], position: int, unit: int, count: int) -> Copies:
+    """A run of identical simple lines: its value read from the first one's characters (no copy of the line)."""
+    parts = _patterns().ll_parts.match(text, position)
+    assert parts is not None  # the pattern is a simple line's
+    body_end = parts.end("body")
+    value = text[text.index("=", position, body_end) + 1 : body_end]
+    if "\\" in value:
+        value = continued_as_spaces(value)
+    value = value.strip(CPP_SPACE)
+    if value.startswith('"'):
+        value = quoted_string(value)
+    length = parts.end() - position
+    return Copies(copies.group("action"), value, position, unit, count, length)
+
+
+def _line_start(text: str, start: int, at: int, breaks: str) -> int:
+    """Where the line holding ``at`` starts, in a chunk of plain lines from ``start``."""
+    return max(start, *(text.rfind(char, start, at) + 1 for char in breaks))
+
+
+def _first_line(
+    text: str, search: re.Pattern[str], line: re.Pattern[str], start: int, end: int, breaks: str
+) -> int:
+    """Where the first line in a chunk of plain lines ``[start, end)`` that ``line`` matches starts, or -1. The
+    candidates are found by ``search`` (its first character a literal: a fast scan), then checked to be such a
+    line."""
+    at = start
+    while (found := search.search(text, at, end)) is not None:
+        first = _line_start(text, start, found.start(), breaks)
+        if line.match(text, first, end) is not None:
+            return first
+        at = found.end()
+    return -1
+
+
+def _last_marked(text: str, mark: str, line: re.Pattern[str], start: int, end: int) -> int:
+    """Where the last line in a chunk of the engine's plain lines ``[start, end)`` that ``line`` matches starts, or
+    -1; it holds ``mark``, found from the end by ``rfind``."""
+    while (at := text.rfind(mark, start, end)) >= 0:
+        first = _line_start(text, start, at, "\r\n|")
+        if line.match(text, first, end) is not None:
+            return first
+        end = first
+    return -1
 
 
 class _UbtPatterns:
@@ -524,26 +638,39 @@ class _UbtPatterns:
         key_start = rf"(?:[ \t]*+[+\-!]?[ \t]*+{key_name}[ \t]*+=|{clear_all})"
         header_s = rf"[ \t]*+\[{name}\][ \t]*+(?=[\r\n]|\Z)"
         header = r"(?=[ \t]*+\[)"
-        line, sep = f"(?:{_ULL})", _UBR
-        out_blocks = rf"(?:(?!{header_s}){header}{line}(?:{sep}|(?!{header}){line})*+)++(?={header_s}|\Z)"
-        in_blocks = rf"(?:{header_s}(?:{sep}|(?!{header})(?!{key_start}){line})*+)++(?=(?!{header_s}){header}|\Z)"
-        self.skip_in = re.compile(rf"(?:{sep}|(?!{header})(?!{key_start}){line}|{header_s}|{out_blocks})*+")
-        self.skip_out = re.compile(rf"(?:{sep}|(?!{header}){line}|(?!{header_s}){header}{line}|{in_blocks})*+")
+        line = rf"(?:{_ULL}){_UBR}?"  # a line and its line break (a blank line is an empty one)
+        first = _first_chars(key, r"\[ \t+\-!")
+        others = rf"(?:[^\r\n\\{first}][^\r\n\\]*+(?:{_UBR}|\Z))++"
+        any_line = rf"(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
+        own_headers = rf"(?:\[{name}\](?:{_UBR}|\Z))++"
+        out_blocks = rf"(?:(?!{header_s}){header}{line}(?:{any_line}|(?!{header}){line})*+)++(?={header_s}|\Z)"
+        in_blocks = (
+            rf"(?:{header_s}{_UBR}?(?:{others}|(?!{header})(?!{key_start}){line})*+)++(?=(?!{header_s}){header}|\Z)"
+        )
+        self.skip_in = re.compile(
+            rf"(?:{others}|{own_headers}|(?!{header})(?!{key_start}){line}|{header_s}{_UBR}?|{out_blocks})*+"
+        )
+        self.skip_out = re.compile(rf"(?:{any_line}|(?!{header}){line}|(?!{header_s}){header}{line}|{in_blocks})*+")
         self.header_s = re.compile(header_s)
         self.key_start = re.compile(key_start)
-        self.copies = re.compile(rf"(?P<unit>(?P<line>(?={key_start}){line})(?:{sep}|\Z))(?:(?P=unit))*+")
+        self.copies = re.compile(rf"(?P<unit>(?={key_start})(?P<line>{_ULL})(?:{_UBR}|\Z))(?:(?P=unit))*+")
         plain = r"[^\r\n\\]*+"
-        self.chunk = re.compile(rf"(?:(?:{header_s}|(?!{header}){plain}(?=[\r\n]|\Z))(?:{sep}|\Z)){{1,{_CHUNK}}}+")
-        at_line_start = r"(?:(?<=[\r\n])|(?<![\s\S]))"
+        self.chunk = re.compile(rf"(?:(?:{header_s}|(?!{header}){plain}(?=[\r\n]|\Z))(?:{_UBR}|\Z)){{1,{_CHUNK}}}+")
+        value = r"(?:[^\r\n\\ \t]++|[ \t]++(?![\r\n]|\Z))*+"
         self.lines = re.compile(
-            rf"{at_line_start}(?:[ \t]*+([+\-!]?)[ \t]*+{key_name}[ \t]*+=[ \t]*+({plain})"
-            rf"|[ \t]*+(!)[^\S\r\n]*+{key_name}[^\S\r\n]*+(?=[\r\n]|\Z))"
+            rf"(?:[ \t]*+([+\-!]?)[ \t]*+({key_name})[ \t]*+=[ \t]*+({value})[ \t]*+"
+            rf"|[ \t]*+(!)[^\S\r\n]*+({key_name})[^\S\r\n]*+|{plain})(?=[\r\n]|\Z){_UBR}?"
         )
-        self.last_reset = re.compile(
-            rf"(?s:.*)(?P<reset>{at_line_start}(?:[ \t]*+!?[ \t]*+{key_name}[ \t]*+=|{clear_all}))"
-        )
-        self.remove_line = re.compile(rf"{at_line_start}[ \t]*+-[ \t]*+{key_name}[ \t]*+=")
-        self.key_anywhere = re.compile(key_name)
+        """Read from a chunk's start, each match is one of its lines: (prefix, key, value, '!', key) for a line
+        ``!Key`` without ``=``; the keys empty for the other lines."""
+        reset = rf"(?:[ \t]*+!?[ \t]*+{key_name}[ \t]*+=|{clear_all})"
+        self.reset_line = re.compile(reset)
+        # a line that sets the key anew, after a line break: looked for forwards (the search runs on to the first
+        # line break) and, when there is one, backwards from the end
+        self.next_reset = re.compile(rf"[\r\n](?={reset})")
+        self.last_reset = re.compile(rf"(?s:.*)[\r\n](?P<mark>){reset}")
+        self.remove = re.compile(rf"-[ \t]*+{key_name}[ \t]*+=")
+        self.remove_line = re.compile(rf"[ \t]*+-[ \t]*+{key_name}[ \t]*+=")
 
 
 @functools.lru_cache(maxsize=128)
@@ -554,15 +681,13 @@ def _ubt_patterns(section: str, key: str) -> _UbtPatterns:
 def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
     """UnrealBuildTool's lines of ``key`` in ``section`` (``fast_name`` names), in file order, as runs."""
     patterns = _ubt_patterns(section, key)
-    if patterns.key_anywhere.search(text) is None:
-        return []
     key_name = key.lower()
     runs: list[Run] = []
     size = len(text)
     inside = False
     position = 0
     while True:
-        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()
+        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()  # type: ignore[union-attr]
         if position >= size:
             return runs
         if not inside:
@@ -575,19 +700,30 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
             continue
         copies = patterns.copies.match(text, position)
         assert copies is not None  # every line that starts like a key line is one logical line
-        unit = len(copies.group("unit"))
+        unit = copies.end("unit") - position
         count = (copies.end() - position) // unit
         chunk = patterns.chunk.match(text, position) if count == 1 else None
         if chunk is not None and chunk.end() > copies.end():
             start, end = position, chunk.end()
-            reset = patterns.last_reset.match(text, start, end)
-            if reset is not None:
-                start = reset.start("reset")  # a plain line or '!' sets the key anew: the lines before it go
-            runs.append(Lines(start, end, patterns.lines, patterns.remove_line.search(text, start, end) is not None))
+            reset = _ubt_last_reset(text, patterns, start, end)
+            if reset >= 0:
+                start = reset  # a plain line or '!' sets the key anew: the lines before it go
+            removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n") >= 0
+            runs.append(Lines(start, end, patterns.lines, removes))
             position = end
             continue
-        raw = copies.group("line")
-        parsed = ubt_parse(_patterns().ubt_breaks.sub("", raw))
+        line_end = copies.end("line")
+        raw = text[position:line_end]
+        parsed = ubt_parse(joined(raw) if "\r" in raw or "\n" in raw else raw)
         if parsed is not None and parsed.key.lower() == key_name:
-            runs.append(Copies(parsed.action, parsed.value, position, unit, count, len(raw)))
+            runs.append(Copies(parsed.action, parsed.value, position, unit, count, line_end - position))
         position = copies.end()
+
+
+def _ubt_last_reset(text: str, patterns: _UbtPatterns, start: int, end: int) -> int:
+    """Where the last plain line that sets the key anew (``Key=``, ``!Key=``, ``!Key``) starts in a chunk, or -1."""
+    if patterns.next_reset.search(text, start, end) is not None:
+        found = patterns.last_reset.match(text, start, end)
+        assert found is not None
+        return found.start("mark")
+    return start if patterns.reset_line.match(text, start, end) is not None else -1

@@ -79,6 +79,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import compress
 from dataclasses import dataclass, field
 
 from buildver.errors import BuildverError
@@ -91,6 +92,7 @@ from buildver.projects.ini_scan import (
     engine_lines,
     engine_parse,
     fast_name,
+    may_hold,
     ubt_key_runs,
     ubt_lines,
     ubt_parse,
@@ -307,6 +309,8 @@ class IniDocument:
         """The key's lines in the section as the reader reads them, as runs (``buildver.projects.ini_scan``):
         scanned for in a large file, taken from the full reading of a small one (or of an unusual name)."""
         if len(self.text) >= SCAN_FROM and fast_name(section, key):
+            if not (may_hold(self.text, key) and may_hold(self.text, f"[{section}]")):
+                return []
             scan = engine_key_runs if reader is IniReader.ENGINE else ubt_key_runs
             return scan(self.text, section, key)
         section_name, key_name = section.lower(), key.lower()
@@ -510,12 +514,19 @@ def _values(
 
 def _lines_of(run: Lines, text: str, reader: IniReader) -> Iterator[tuple[str, str]]:
     """A chunk's lines of the key: each one's prefix and value."""
-    if reader is IniReader.ENGINE:
-        for action, raw in run.pattern.findall(text, run.start, run.end):
-            yield action, raw.rstrip(CPP_SPACE)
+    if run.added:
+        for value in run.pattern.findall(text, run.start, run.end):
+            yield "+", value
+    elif reader is IniReader.ENGINE:
+        for action, key, value in run.pattern.findall(text, run.start, run.end):
+            if key:
+                yield action, value
     else:
-        for action, raw, clear in run.pattern.findall(text, run.start, run.end):
-            yield (action, ubt_value(raw)) if not clear else ("!", "")
+        for action, key, value, _bang, cleared in run.pattern.findall(text, run.start, run.end):
+            if key:
+                yield action, (value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value)
+            elif cleared:
+                yield "!", ""
 
 
 def _located(merged: list[tuple[str, int]], items: list[_Item], documents: tuple[IniDocument, ...]) -> list[IniValue]:
@@ -532,7 +543,11 @@ def _located(merged: list[tuple[str, int]], items: list[_Item], documents: tuple
                 offsets[(index << _SHIFT) | place] = run.start + place * run.unit
         else:
             needed, last = set(places), max(places)
-            for place, found in enumerate(run.pattern.finditer(text, run.start, run.end)):
+            place = -1
+            for found in run.pattern.finditer(text, run.start, run.end):
+                if not (run.added or found.group(2) or (run.pattern.groups > 3 and found.group(5))):
+                    continue  # another line of the chunk
+                place += 1
                 if place in needed:
                     offsets[(index << _SHIFT) | place] = found.start()
                     if place == last:
@@ -560,12 +575,15 @@ def _run_lines(
 
 
 def _first_action(item: _Item, texts: list[str]) -> str:
+    """The prefix of a run's first line (a chunk starts with a line of the key)."""
     document, run = item
     if isinstance(run, Copies):
         return run.action
-    first = run.pattern.search(texts[document], run.start, run.end)
-    assert first is not None  # a chunk starts with a line of the key
-    return first.group(1) or (first.group(3) if first.re.groups > 2 else "") or ""
+    if run.added:
+        return "+"
+    first = run.pattern.match(texts[document], run.start, run.end)
+    assert first is not None
+    return "!" if run.pattern.groups > 3 and first.group(5) else first.group(1)
 
 
 def _merge_engine(items: list[_Item], texts: list[str], *, everything: bool) -> list[tuple[str, int]]:
@@ -580,21 +598,69 @@ def _merge_engine(items: list[_Item], texts: list[str], *, everything: bool) -> 
             start = index
             break
     removable = _removed_values(items, texts, start)
+    if not (everything or removable) and all(
+        run.added if isinstance(run, Lines) else run.action == "+" for _document, run in items[start:]
+    ):
+        last = _last_added(items, texts, start)
+        if last is not None:
+            return [last]
     merge = _EngineMerge(keep=everything or bool(removable), removable=removable)
-    for action, value, ref, count in _run_lines(items, texts, IniReader.ENGINE, start):
-        if action == "+":
-            if not merge.live.get(value):
-                merge.append(value, ref, 1)
-        elif action == ".":
-            merge.append(value, ref, count)
-        elif action == "":
-            merge.set(value, ref + count - 1)  # a plain line replaces the last value: the last of the run wins
-        elif action == "-":
-            merge.remove(value, count)
-        elif action == "!":
-            merge.clear()
-        # '*' (per-object struct keys) is not modelled: the line is passed over
+    for index in range(start, len(items)):
+        document, run = items[index]
+        base = index << _SHIFT
+        if isinstance(run, Copies):
+            merge.line(run.action, run.value, base, run.count)
+        elif merge.keep:
+            for place, (action, value) in enumerate(_lines_of(run, texts[document], IniReader.ENGINE)):
+                merge.line(action, value, base | place, 1)
+        elif run.added:
+            merge.tail_added(run.pattern.findall(texts[document], run.start, run.end), base)
+        else:
+            merge.tail_lines(run.pattern.findall(texts[document], run.start, run.end), base)
     return merge.result(everything)
+
+
+_ADDED_TRIES = 8
+"""How many of the last ``+`` values :func:`_last_added` looks for earlier before it merges every line instead."""
+
+
+def _last_added(items: list[_Item], texts: list[str], start: int) -> tuple[str, int] | None:
+    """The engine's last value when every line from ``start`` is a ``+`` line (an array written out): the last
+    value that was not there yet, found from the end by looking for each candidate in the lines before it (one
+    pattern pass), without a dictionary of every value. None after ``_ADDED_TRIES`` values that were there."""
+    tries = 0
+    for index in range(len(items) - 1, start - 1, -1):
+        document, run = items[index]
+        if isinstance(run, Copies):
+            candidates: Iterable[tuple[str, int]] = [(run.value, 0)]
+        else:
+            values = run.pattern.findall(texts[document], run.start, run.end)
+            candidates = ((value, values.index(value)) for value in reversed(dict.fromkeys(values)))
+        for value, place in candidates:
+            if not _added_before(value, items, texts, start, index):
+                return value, (index << _SHIFT) | place
+            tries += 1
+            if tries >= _ADDED_TRIES:
+                return None
+    return None  # pragma: no cover - the first line of the first run is never there before
+
+
+def _added_before(value: str, items: list[_Item], texts: list[str], start: int, stop: int) -> bool:
+    """Whether a ``+`` line of ``items[start:stop]`` has ``value``: a chunk's line with it ends ``=value`` (and
+    spaces) at its first ``=``."""
+    found = re.compile(rf"=[ \t\v\f]*+{re.escape(value)}[ \t\v\f]*+(?=[\r\n|]|\Z)")
+    for document, run in items[start:stop]:
+        if isinstance(run, Copies):
+            if run.value == value:
+                return True
+            continue
+        text = texts[document]
+        for match in found.finditer(text, run.start, run.end):
+            at = match.start()
+            line = max(run.start, *(text.rfind(char, run.start, at) + 1 for char in "\r\n|"))
+            if text.find("=", line, at) < 0:
+                return True
+    return False
 
 
 def _removed_values(items: list[_Item], texts: list[str], start: int) -> set[str]:
@@ -620,6 +686,79 @@ class _EngineMerge:
         self.keep = keep
         self.removable = removable
         self.clear()
+
+    def line(self, action: str, value: str, ref: int, count: int) -> None:
+        """One line, or ``count`` equal lines from ``ref`` on."""
+        if action == "+":
+            if value not in self.live:
+                self.append(value, ref, 1)  # the first adds it, the others find it there
+        elif action == ".":
+            self.append(value, ref, count)
+        elif action == "":
+            self.set(value, ref + count - 1)  # a plain line replaces the last value: the last of the run wins
+        elif action == "-":
+            self.remove(value, count)
+        elif action == "!":
+            self.clear()
+        # '*' (per-object struct keys) is not modelled: the line is passed over
+
+    def tail_lines(self, lines: list[tuple[str, str, str]], base: int) -> None:
+        """A chunk's lines (``findall``'s prefix, key, value; the key empty for the chunk's other lines) when no
+        run is kept (no ``-`` line follows): the steps of :meth:`line` on local names, and a chunk of ``+`` lines
+        alone (an array written out) in dictionary operations, without a Python step a line."""
+        if not lines:
+            return
+        actions, keys, values = zip(*lines)
+        actions, values = tuple(compress(actions, keys)), tuple(compress(values, keys))
+        if set(actions) == {"+"}:
+            self.tail_added(values, base)
+            return
+        live, size, last = self.live, self.size, self.last
+        for place, (action, value) in enumerate(zip(actions, values, strict=True)):
+            if action == "+":
+                if value in live:
+                    continue
+                live[value] = 1
+                size += 1
+            elif action == ".":
+                live[value] = live.get(value, 0) + 1
+                size += 1
+            elif action == "":
+                if size:
+                    self._drop_one(last[0])  # type: ignore[index]
+                else:
+                    size = 1
+                live[value] = live.get(value, 0) + 1
+            elif action == "!":
+                live.clear()
+                size, last = 0, None
+                continue
+            else:
+                continue
+            last = (value, base | place)
+        self.size, self.last = size, last
+
+    def tail_added(self, values: Sequence[str], base: int) -> None:
+        """``+`` lines only: the values not yet there are added in the order they first come."""
+        live = self.live
+        fresh = dict.fromkeys(values)
+        new = set(fresh).difference(live)
+        if not new:
+            return
+        live.update(dict.fromkeys(new, 1))
+        self.size += len(new)
+        for value in reversed(fresh):  # the last value added is the last new one
+            if value in new:
+                self.last = (value, base | values.index(value))
+                return
+
+    def _drop_one(self, value: str) -> None:
+        """One copy of ``value`` fewer; a value with none left is no longer there (``+`` asks ``in``)."""
+        count = self.live[value] - 1
+        if count:
+            self.live[value] = count
+        else:
+            del self.live[value]
 
     def clear(self) -> None:
         self.values: list[str | None] = []
@@ -648,7 +787,7 @@ class _EngineMerge:
             return
         assert self.last is not None
         old = self.last[0]
-        self.live[old] -= 1
+        self._drop_one(old)
         self.size -= 1
         if not self.keep:
             self.append(value, ref, 1)
@@ -673,6 +812,8 @@ class _EngineMerge:
             taken = min(count, self.counts[group])
             self.counts[group] -= taken
             self.live[value] -= taken
+            if not self.live[value]:
+                del self.live[value]
             self.size -= taken
             count -= taken
             if not self.counts[group]:
@@ -917,7 +1058,7 @@ def _merge_ubt(items: list[_Item], texts: list[str], *, everything: bool) -> lis
                 found = []
                 ref, count = ref + count - 1, 1  # each plain line replaces every value: the last one stays
             if removed.get(value.lower(), -1) < ref:
-                found.extend((value, ref + place) for place in range(count))
                 if not everything:
-                    return found[:1]
+                    return [(value, ref)]  # the first value that survives: equal lines later do not change it
+                found.extend((value, ref + place) for place in range(count))
     return found
