@@ -87,6 +87,7 @@ class _Patterns:
         self.hex_run = re.compile(r"[0-9a-fA-F]*+")
         self.ubt_line = re.compile(_ULL)
         self.ubt_break = re.compile(_UBR)
+        self.line_rest = re.compile(r"[^\r\n]*+")
 
 
 @functools.cache
@@ -727,3 +728,155 @@ def _ubt_last_reset(text: str, patterns: _UbtPatterns, start: int, end: int) -> 
         assert found is not None
         return found.start("mark")
     return start if patterns.reset_line.match(text, start, end) is not None else -1
+
+
+# Headers ------------------------------------------------------------------------------------------------------------
+
+
+class _HeaderPatterns:
+    """The patterns that pass over every line but headers, for either reader (compiled once, for any section)."""
+
+    def __init__(self) -> None:
+        header = f"(?:{_HEADER})"
+        any_line = r'(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        self.engine_skip = re.compile(rf"(?:{any_line}|(?!{header}){_LL}[\r\n|]*+)*+")
+        self.engine_run = re.compile(rf"(?P<unit>(?P<line>{header})(?:[\r\n|]++|\Z))(?:(?P=unit))*+")
+        ubt_any = rf"(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
+        self.ubt_skip = re.compile(rf"(?:{ubt_any}|(?![ \t]*+\[)(?:{_ULL}){_UBR}?)*+")
+        self.ubt_run = re.compile(rf"(?P<unit>(?P<line>[ \t]*+\[(?:{_ULL}))(?:{_UBR}|\Z))(?:(?P=unit))*+")
+
+
+@functools.cache
+def _header_patterns() -> _HeaderPatterns:
+    return _HeaderPatterns()
+
+
+class Header(NamedTuple):
+    """A run of equal header lines one after the other (most often one): its name, where the first and the last
+    start, where the last one's text ends, and the length of one line with its separators (0 for one line)."""
+
+    name: str
+    first: int
+    last: int
+    end: int
+    unit: int = 0
+
+
+def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
+    """The engine's section headers from ``position`` (a logical line's start), in file order."""
+    patterns = _header_patterns()
+    size = len(text)
+    while True:
+        position = patterns.engine_skip.match(text, position).end()  # type: ignore[union-attr]
+        if position >= size:
+            return
+        run = patterns.engine_run.match(text, position)
+        if run is not None:
+            unit = run.end("unit") - position
+            last = position + ((run.end() - position) // unit - 1) * unit
+            parsed = engine_parse(engine_simple_text(run.group("line")))
+            assert parsed is not None and parsed.header is not None
+            yield Header(parsed.header, position, last, last + run.end("line") - position, unit)
+            position = run.end()
+            continue
+        logical, end, following = engine_line(text, position)
+        parsed = engine_parse(logical)
+        if parsed is not None and parsed.header is not None:
+            yield Header(parsed.header, position, position, end)
+        position = following
+
+
+def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
+    """UnrealBuildTool's section headers from ``position`` (a line's start), in file order (``[`` lines without
+    ``]`` are not headers)."""
+    patterns = _header_patterns()
+    size = len(text)
+    while True:
+        position = patterns.ubt_skip.match(text, position).end()  # type: ignore[union-attr]
+        if position >= size:
+            return
+        run = patterns.ubt_run.match(text, position)
+        assert run is not None  # every line the skip stops at starts with '['
+        unit = run.end("unit") - position
+        last = position + ((run.end() - position) // unit - 1) * unit
+        raw = run.group("line")
+        parsed = ubt_parse(joined(raw) if "\r" in raw or "\n" in raw else raw)
+        if parsed is not None and parsed.header is not None:
+            yield Header(parsed.header, position, last, last + len(raw), unit)
+        position = run.end()
+
+
+# A line around one place --------------------------------------------------------------------------------------------
+
+
+class _AcrossPatterns:
+    """Lines that end, with their separators, before a given place (read with that place as the text's end: a line
+    the end cuts has no separator after it, so it is not taken)."""
+
+    def __init__(self) -> None:
+        self.engine = re.compile(rf'(?:(?:[^"|\\{{\r\n/]++[\r\n|]++)++|{_LL}[\r\n|]++)*+')
+        self.ubt = re.compile(rf"(?:(?:[^\r\n\\ \t\[][^\r\n\\]*+{_UBR})++|(?![ \t]*+\[)(?:{_ULL}){_UBR})*+")
+
+
+@functools.cache
+def _across_patterns() -> _AcrossPatterns:
+    return _AcrossPatterns()
+
+
+def engine_line_across(text: str, start: int, at: int) -> tuple[int, int, str] | None:
+    """The engine's logical line that holds the character at ``at`` or runs on past it, read from ``start`` (a
+    logical line's start): where it starts, where its text ends, and its text; None when lines end before ``at``
+    and the next starts after it."""
+    before = _across_patterns().engine
+    position = start
+    while True:
+        position = before.match(text, position, at).end()  # type: ignore[union-attr]
+        if position > at or (position == at and text[at : at + 1] in ("\r", "\n", "|", "")):
+            return None  # the lines end before it, and it is a line break or '|' between them
+        simple = _patterns().ll_parts.match(text, position)
+        if simple is not None:
+            body = simple.group("body")
+            logical, end = (continued_as_spaces(body) if "\\" in body else body), simple.end()
+            following = _patterns().separators.match(text, end).end()
+        else:
+            logical, end, following = engine_line(text, position)
+        if end > at:
+            return position, end, logical
+        if following > at or following >= len(text):
+            return None
+        position = following
+
+
+def ubt_line_across(text: str, start: int, at: int) -> tuple[int, int, str, bool] | None:
+    """UnrealBuildTool's line that holds the character at ``at`` or runs on past it (as :func:`engine_line_across`),
+    with whether a section is open for it (a ``[`` line without ``]`` between ``start`` and it closes the section);
+    ``start`` is a line's start in an open section."""
+    before = _across_patterns().ubt
+    position, open_section = start, True
+    while True:
+        position = before.match(text, position, at).end()  # type: ignore[union-attr]
+        if position > at or (position == at and text[at : at + 1] in ("\r", "\n", "")):
+            return None
+        end = _patterns().ubt_line.match(text, position).end()  # type: ignore[union-attr]
+        raw = text[position:end]
+        line = joined(raw) if "\r" in raw or "\n" in raw else raw
+        if end > at:
+            return position, end, line, open_section
+        parsed = ubt_parse(line)
+        if parsed is not None and parsed.resets:
+            open_section = parsed.header is not None
+        following = _patterns().ubt_break.match(text, end)
+        position = following.end() if following is not None else len(text)
+        if position > at:
+            return None
+
+
+def engine_next(text: str, end: int) -> int:
+    """Where the engine's next logical line starts after one whose text ends at ``end``."""
+    return _patterns().separators.match(text, end).end()  # type: ignore[union-attr]
+
+
+def line_end(text: str, start: int) -> int:
+    """Where the physical line holding ``start`` ends: its line break, or the end of the text."""
+    found = _patterns().line_rest.match(text, start)
+    return found.end() if found is not None else len(text)

@@ -88,11 +88,13 @@ from buildver.projects.ini_scan import (
     Copies,
     Lines,
     Run,
+    engine_headers,
     engine_key_runs,
     engine_lines,
     engine_parse,
     fast_name,
     may_hold,
+    ubt_headers,
     ubt_key_runs,
     ubt_lines,
     ubt_parse,
@@ -456,17 +458,9 @@ def _read_ubt(text: str) -> _Reading:
 
 
 def _headers(text: str, reader: IniReader) -> Iterator[tuple[str, int]]:
-    """Each section header the reader takes: its name and where its line starts."""
-    if reader is IniReader.ENGINE:
-        for logical, start, _end in engine_lines(text):
-            parsed = engine_parse(logical)
-            if parsed is not None and parsed.header is not None:
-                yield parsed.header, start
-    else:
-        for line, start, _end in ubt_lines(text):
-            parsed = ubt_parse(line)
-            if parsed is not None and parsed.header is not None:
-                yield parsed.header, start
+    """Each run of equal section headers the reader takes: its name and where its first line starts."""
+    for header in (engine_headers if reader is IniReader.ENGINE else ubt_headers)(text):
+        yield header.name, header.first
 
 
 # Merging ------------------------------------------------------------------------------------------------------------
