@@ -124,6 +124,10 @@ class _Writer:
         self.ubt_line, _ = self._key_line(IniReader.UBT)
         self._memo: dict[str, object] = {}
         """What :meth:`target_line` asks again in every message (each a scan of a large file)."""
+        self._section_changes = False
+        """Whether a header follows the section's last one on its own line: the written line is not in it."""
+        self._syncs: dict[IniReader, tuple[int, bool]] = {}
+        """Per reader, a line start before the anchor's line break, and whether the section is open there."""
 
     # What the file holds ------------------------------------------------------------------------------------------
 
@@ -173,17 +177,22 @@ class _Writer:
         last: _Head | None = None
         following: tuple[int, int] | None = None
         scan = ini_scan.engine_headers if reader is IniReader.ENGINE else ini_scan.ubt_headers
+        changes = False
         for header in scan(text):
             if header.name.lower() == name:
                 last = _Head(lines.of(header.last), header.last, header.end)
-                following = None
+                following, changes = None, False
             elif last is not None and following is None:
                 first = lines.of(header.first)
                 if first > last.line:
                     following = (first, header.first)
-                elif header.unit and lines.of(header.last) > last.line:
-                    second = header.first + header.unit  # equal lines, each on a line of its own
-                    following = (lines.of(second), second)
+                else:
+                    changes = True  # another section starts on the header's line ('[S]|[T]')
+                    if header.unit and lines.of(header.last) > last.line:
+                        second = header.first + header.unit  # equal lines, each on a line of its own
+                        following = (lines.of(second), second)
+        if changes:
+            self._section_changes = True
         return _Sections(last, following)
 
     # Where the write goes -----------------------------------------------------------------------------------------
@@ -274,8 +283,10 @@ class _Writer:
         start = line_start + value_start + (1 if quoted else 0)
         end = line_start + value_end - (1 if quoted else 0)
         result = self._splice(start, end, value if quoted else replacement)
-        new_end = line_end + len(value) - (end - start)
-        return result, _Expected(edited_line=entry.line, line=(line_start, new_end), sync=(line_start, line_start))
+        new_end = line_end + len(value) - max(0, end - start)  # a blank value: nothing between the two
+        return result, _Expected(
+            edited_line=entry.line, line=(line_start, new_end), sync=((line_start, True), (line_start, True))
+        )
 
     def _find_anchor(self) -> tuple[int, int] | None:
         """The last line of the section's last occurrence that is not blank or a comment (its number and where it
@@ -295,9 +306,9 @@ class _Writer:
         body = _next_line(text, ini_scan.line_end(text, engine.last.start))
         stop_start = _line_start(text, min(following)[1]) if following else len(text)
         anchor, anchor_start = header, _line_start(text, engine.last.start)
-        content = _CONTENT_LINE.match(text, body, stop_start) if body < stop_start else None
-        if content is not None:
-            anchor_start = content.start("line")
+        content = _last_content_line(text, body, stop_start)
+        if content >= 0:
+            anchor_start = content
             anchor = line_number(text, anchor_start, body, header + 1)
         if self.small:
             for entry in (*self.document.engine.entries, *self.document.ubt.entries):
@@ -310,32 +321,34 @@ class _Writer:
 
     def _across(self, reader: IniReader, head: _Head, anchor: int, anchor_start: int) -> tuple[int, int]:
         """The anchor taken on through the reader's key lines that run across the end of its line (one after the
-        other: a line can start where the one before ended), as the whole reading would."""
+        other: a line can start where the one before ended), as the whole reading would. Where the reading got
+        to is kept (``_syncs``): the check after the write reads on from there."""
         text = self.text
-        start = ini_scan.engine_next(text, head.end) if reader is IniReader.ENGINE else _next_line(text, head.end)
+        start, open_section = (head.end, True) if reader is IniReader.ENGINE else (_next_line(text, head.end), True)
         while True:
             at = ini_scan.line_end(text, anchor_start)
             if at >= len(text):
-                return anchor, anchor_start
+                break
             if reader is IniReader.ENGINE:
-                found = ini_scan.engine_line_across(text, start, at)
-                if found is None:
-                    return anchor, anchor_start
-                line_start, end, logical = found
+                across = ini_scan.engine_line_across(text, start, at)
+            else:
+                across = ini_scan.ubt_line_across(text, start, at, open_section)
+            start, open_section = across.sync, across.open
+            if across.line is None:
+                break
+            line_start, end, logical = across.line
+            if reader is IniReader.ENGINE:
                 parsed = ini_scan.engine_parse(logical)
                 entry = parsed is not None and parsed.header is None
             else:
-                across = ini_scan.ubt_line_across(text, start, at)
-                if across is None:
-                    return anchor, anchor_start
-                line_start, end, logical, open_section = across
                 parsed_ubt = ini_scan.ubt_parse(logical)
-                entry = open_section and parsed_ubt is not None and not parsed_ubt.resets
+                entry = across.open and parsed_ubt is not None and not parsed_ubt.resets
             last = line_number(text, max(line_start, end - 1), anchor_start, anchor)
             if not entry or last <= anchor:
-                return anchor, anchor_start
+                break
             anchor, anchor_start = last, _line_start(text, max(line_start, end - 1))
-            start = line_start
+        self._syncs[reader] = (start, open_section)
+        return anchor, anchor_start
 
     def _append(self, anchor: tuple[int, int], value: str) -> tuple[bytes, _Expected]:
         number, anchor_start = anchor
@@ -352,15 +365,12 @@ class _Writer:
             at = next_start
         return result, _Expected(added_after=number, line=(at, at + len(line)), sync=self._body_start())
 
-    def _body_start(self) -> tuple[int, int]:
-        """Where each reader's first line after the section's last header starts (large files; the same in the
-        text after the write, which adds after it)."""
+    def _body_start(self) -> tuple[tuple[int, bool], tuple[int, bool]]:
+        """Where each reader reads on from for sure before the written line (large files: where :meth:`_across`
+        got to; the same in the text after the write, which adds after it)."""
         if self.small:
-            return (0, 0)
-        text = self.text
-        engine, ubt = self._sections(IniReader.ENGINE).last, self._sections(IniReader.UBT).last
-        assert engine is not None and ubt is not None
-        return ini_scan.engine_next(text, engine.end), _next_line(text, ubt.end)
+            return (0, True), (0, True)
+        return self._syncs[IniReader.ENGINE], self._syncs[IniReader.UBT]
 
     def _new_section_line(self) -> int:
         text = self.text
@@ -397,21 +407,28 @@ class _Writer:
     # Reading the result again -------------------------------------------------------------------------------------
 
     def _check(self, result: bytes, value: str, expected: _Expected) -> None:
-        """Read the result with both readers: the key has the value, and every other line reads as before."""
+        """Read the result with both readers: the key has the value, and every other line reads as before.
+
+        In a large file whose written line reads alone (:meth:`_reads_alone`) in the section, as the last line of
+        the key there, and without ``@`` struct keys, both readers read the value from it (a plain line is the
+        last value for the engine, every value for UnrealBuildTool): it is not read again."""
         try:
             after = parse_ini(result, self.path)
         except IniError as exc:  # pragma: no cover - the checks above keep the bytes decodable
             raise IniError(f"{self.path}: writing {value!r} would leave a file Unreal cannot read: {exc}") from exc
         line = self.target_line()
-        for reader, name in ((IniReader.ENGINE, "the engine"), (IniReader.UBT, "UnrealBuildTool")):
-            got = after.get(self.section, self.key, reader=reader)
-            if got != value:
-                raise IniError(f"{self.path}: line {line}: cannot write {value!r}: {name} would read {got!r}")
-        for reader in IniReader:
-            if self.small:
-                same = _signature(after, reader) == expected.signature(self, reader, value)
-            else:
-                same = self._reads_alone(after.text, reader, value, expected)
+        if self.small:
+            alone = [
+                _signature(after, reader) == expected.signature(self, reader, value) for reader in IniReader
+            ]
+        else:
+            alone = [self._reads_alone(after.text, reader, value, expected) for reader in IniReader]
+        if self.small or not all(alone) or self.structs or expected.new_section or self._section_changes:
+            for reader, name in ((IniReader.ENGINE, "the engine"), (IniReader.UBT, "UnrealBuildTool")):
+                got = after.get(self.section, self.key, reader=reader)
+                if got != value:
+                    raise IniError(f"{self.path}: line {line}: cannot write {value!r}: {name} would read {got!r}")
+        for reader, same in zip(IniReader, alone, strict=True):
             if not same:
                 raise IniError(
                     f"{self.path}: line {line}: writing {value!r} would change how Unreal reads other lines "
@@ -428,17 +445,17 @@ class _Writer:
         start, end = expected.line
         if new[end : end + 1] not in ("\r", "\n", ""):
             return False
-        sync = expected.sync[0 if reader is IniReader.ENGINE else 1]
+        sync, open_section = expected.sync[0 if reader is IniReader.ENGINE else 1]
         if reader is IniReader.ENGINE:
-            found = ini_scan.engine_line_across(new, sync, start)
+            found = ini_scan.engine_line_across(new, sync, start).line
             if found is None or found[:2] != (start, end):
                 return False
             parsed = ini_scan.engine_parse(found[2])
             return parsed is not None and parsed.header is None and _is_the_line(parsed, self.key, value)
-        found_ubt = ini_scan.ubt_line_across(new, sync, start)
-        if found_ubt is None or found_ubt[:2] != (start, end) or not found_ubt[3]:
+        across = ini_scan.ubt_line_across(new, sync, start, open_section)
+        if across.line is None or across.line[:2] != (start, end) or not across.open:
             return False
-        parsed_ubt = ini_scan.ubt_parse(found_ubt[2])
+        parsed_ubt = ini_scan.ubt_parse(across.line[2])
         return parsed_ubt is not None and not parsed_ubt.resets and _is_the_line(parsed_ubt, self.key, value)
 
 
@@ -455,8 +472,9 @@ class _Expected:
     new_section: bool = False
     line: tuple[int, int] = (0, 0)
     """Where the written line starts and ends in the new text (before its line break)."""
-    sync: tuple[int, int] = (0, 0)
-    """Where the engine and UnrealBuildTool start a line for sure before it (large files)."""
+    sync: tuple[tuple[int, bool], tuple[int, bool]] = ((0, True), (0, True))
+    """Where the engine and UnrealBuildTool read on from for sure before it, and whether the section is open there
+    (large files)."""
 
     def signature(self, writer: _Writer, reader: IniReader, value: str) -> tuple[object, ...]:
         before = writer.document._reading(reader)
@@ -494,6 +512,25 @@ def _signature(document: IniDocument, reader: IniReader) -> tuple[object, ...]:
 _CONTENT_LINE = re.compile(r"(?s:.*)(?<![^\r\n])(?P<line>)[^\S\r\n]*+(?!;|//)\S")
 """The last physical line (from a line's start, up to the end given) that is not blank or a comment: Python's
 ``strip`` takes what ``\\s`` takes; the greedy ``.*`` backtracks from the end in C."""
+
+
+def _last_content_line(text: str, start: int, stop: int) -> int:
+    """Where the last physical line in ``[start, stop)`` (``start`` a line's start, ``stop`` one or the end) that
+    is not blank or a comment starts, or -1: a few lines looked at from the end, then the pattern (a section may
+    end in many blank lines)."""
+    end = stop
+    for _ in range(64):
+        if end <= start:
+            return -1
+        if end < len(text) or text.endswith(("\r", "\n")):
+            end -= 2 if end - 2 >= start and text.startswith("\r\n", end - 2) else 1  # the line break before it
+        line = max(_line_start(text, end), start)
+        stripped = text[line:end].strip()
+        if stripped and not stripped.startswith((";", "//")):
+            return line
+        end = line
+    found = _CONTENT_LINE.match(text, start, end)
+    return found.start("line") if found is not None else -1
 
 
 def _line_start(text: str, offset: int) -> int:

@@ -823,16 +823,25 @@ def _across_patterns() -> _AcrossPatterns:
     return _AcrossPatterns()
 
 
-def engine_line_across(text: str, start: int, at: int) -> tuple[int, int, str] | None:
+class Across(NamedTuple):
+    """The line that holds a place or runs on past it (its start, the end of its text, its text; None when lines
+    meet there), and a line start at or before the place to read from again, with whether a section is open
+    there (UnrealBuildTool's ``[`` lines without ``]`` close it)."""
+
+    line: tuple[int, int, str] | None
+    sync: int
+    open: bool = True
+
+
+def engine_line_across(text: str, start: int, at: int) -> Across:
     """The engine's logical line that holds the character at ``at`` or runs on past it, read from ``start`` (a
-    logical line's start): where it starts, where its text ends, and its text; None when lines end before ``at``
-    and the next starts after it."""
+    logical line's start, or the end of one's text)."""
     before = _across_patterns().engine
     position = start
     while True:
         position = before.match(text, position, at).end()  # type: ignore[union-attr]
         if position > at or (position == at and text[at : at + 1] in ("\r", "\n", "|", "")):
-            return None  # the lines end before it, and it is a line break or '|' between them
+            return Across(None, min(position, at))  # lines end before it, and it is a line break or '|'
         simple = _patterns().ll_parts.match(text, position)
         if simple is not None:
             body = simple.group("body")
@@ -841,34 +850,35 @@ def engine_line_across(text: str, start: int, at: int) -> tuple[int, int, str] |
         else:
             logical, end, following = engine_line(text, position)
         if end > at:
-            return position, end, logical
+            return Across((position, end, logical), position)
         if following > at or following >= len(text):
-            return None
+            return Across(None, position)
         position = following
 
 
-def ubt_line_across(text: str, start: int, at: int) -> tuple[int, int, str, bool] | None:
+def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -> Across:
     """UnrealBuildTool's line that holds the character at ``at`` or runs on past it (as :func:`engine_line_across`),
-    with whether a section is open for it (a ``[`` line without ``]`` between ``start`` and it closes the section);
-    ``start`` is a line's start in an open section."""
+    read from ``start`` (a line's start), where the section is open or not."""
     before = _across_patterns().ubt
-    position, open_section = start, True
+    position = start
     while True:
         position = before.match(text, position, at).end()  # type: ignore[union-attr]
-        if position > at or (position == at and text[at : at + 1] in ("\r", "\n", "")):
-            return None
+        if position >= at and text[at : at + 1] in ("\r", "\n", ""):
+            return Across(None, min(position, at), open_section)
         end = _patterns().ubt_line.match(text, position).end()  # type: ignore[union-attr]
         raw = text[position:end]
         line = joined(raw) if "\r" in raw or "\n" in raw else raw
         if end > at:
-            return position, end, line, open_section
+            return Across((position, end, line), position, open_section)
         parsed = ubt_parse(line)
+        was_open = open_section
         if parsed is not None and parsed.resets:
             open_section = parsed.header is not None
         following = _patterns().ubt_break.match(text, end)
-        position = following.end() if following is not None else len(text)
-        if position > at:
-            return None
+        following_start = following.end() if following is not None else len(text)
+        if following_start > at:
+            return Across(None, position, was_open)
+        position = following_start
 
 
 def engine_next(text: str, end: int) -> int:

@@ -313,8 +313,12 @@ class IniDocument:
         if len(self.text) >= SCAN_FROM and fast_name(section, key):
             if not (may_hold(self.text, key) and may_hold(self.text, f"[{section}]")):
                 return []
-            scan = engine_key_runs if reader is IniReader.ENGINE else ubt_key_runs
-            return scan(self.text, section, key)
+            memo = f"runs {reader.value} {section.lower()} {key.lower()}"
+            runs = self._cache.get(memo)
+            if runs is None:
+                scan = engine_key_runs if reader is IniReader.ENGINE else ubt_key_runs
+                runs = self._cache[memo] = scan(self.text, section, key)  # the editor asks twice, show thrice
+            return runs  # type: ignore[return-value]  # only this method stores it
         section_name, key_name = section.lower(), key.lower()
         starts = self.line_starts
         return [
