@@ -450,6 +450,8 @@ Run = Copies | Lines
 
 _CHUNK = 4096
 """Plain lines read by one ``findall``: small enough that a run of identical lines after them is found soon."""
+_CHUNK_CHARACTERS = 1 << 16
+"""The characters of plain lines read by one ``findall`` when they are taken in bulk."""
 
 
 class _EnginePatterns:
@@ -492,6 +494,9 @@ class _EnginePatterns:
         )
         # plain lines only (no quotes, backslashes, braces or '//'): each '|' and line break in them ends a line
         self.chunk = re.compile(rf"(?:(?:(?!{header})|(?={header_s})){plain}{_END}[\r\n|]*+){{1,{_CHUNK}}}+")
+        # in bulk: lines without '[', quotes, backslashes, braces or '/' at all, up to the last separator before
+        # the end given (the greedy run backs off to it, in C)
+        self.bulk = re.compile(r'[^"\\{/\[]*[\r\n|][\r\n|]*+')
         value = r'[^"|\\{\r\n/ \t\v\f]*+(?:(?:/(?!/)|[ \t\v\f]++(?![\r\n|]|\Z))[^"|\\{\r\n/ \t\v\f]*+)*+'
         self.lines = re.compile(
             rf"(?:{_SP}*+~?([+.\-!@*]?)({key_name}){_SP}*+={_SP}*+({value}){_SP}*+|{plain}){_END}[\r\n|]*+"
@@ -568,7 +573,9 @@ def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs:
     if added is not None:
         runs.append(Lines(position, added.end(), patterns.added, removes=False, added=True))
         return added.end()
-    chunk = patterns.chunk.match(text, position)
+    chunk = patterns.bulk.match(text, position, min(len(text), position + _CHUNK_CHARACTERS))
+    if chunk is None or (copies is not None and chunk.end() <= copies.end()):
+        chunk = patterns.chunk.match(text, position)
     if chunk is not None and (copies is None or chunk.end() > copies.end()):
         start, end = position, chunk.end()
         clear = _last_marked(text, "!", patterns.clear_line, start, end)
@@ -657,6 +664,7 @@ class _UbtPatterns:
         self.copies = re.compile(rf"(?P<unit>(?={key_start})(?P<line>{_ULL})(?:{_UBR}|\Z))(?:(?P=unit))*+")
         plain = r"[^\r\n\\]*+"
         self.chunk = re.compile(rf"(?:(?:{header_s}|(?!{header}){plain}(?=[\r\n]|\Z))(?:{_UBR}|\Z)){{1,{_CHUNK}}}+")
+        self.bulk = re.compile(r"[^\\\[]*[\r\n]")  # lines without '\\' or '[', up to the last line break given
         value = r"(?:[^\r\n\\ \t]++|[ \t]++(?![\r\n]|\Z))*+"
         self.lines = re.compile(
             rf"(?:[ \t]*+([+\-!]?)[ \t]*+({key_name})[ \t]*+=[ \t]*+({value})[ \t]*+"
@@ -703,7 +711,11 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
         assert copies is not None  # every line that starts like a key line is one logical line
         unit = copies.end("unit") - position
         count = (copies.end() - position) // unit
-        chunk = patterns.chunk.match(text, position) if count == 1 else None
+        chunk = None
+        if count == 1:
+            chunk = patterns.bulk.match(text, position, min(size, position + _CHUNK_CHARACTERS))
+            if chunk is None or chunk.end() <= copies.end():
+                chunk = patterns.chunk.match(text, position)
         if chunk is not None and chunk.end() > copies.end():
             start, end = position, chunk.end()
             reset = _ubt_last_reset(text, patterns, start, end)
@@ -739,7 +751,8 @@ class _HeaderPatterns:
     def __init__(self) -> None:
         header = f"(?:{_HEADER})"
         any_line = r'(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
-        self.engine_skip = re.compile(rf"(?:{any_line}|(?!{header}){_LL}[\r\n|]*+)*+")
+        bulk = r'[^"\\{/\[]*[\r\n|]'  # lines without '[' or specials, up to the last separator before one
+        self.engine_skip = re.compile(rf"(?:{bulk}|{any_line}|(?!{header}){_LL}[\r\n|]*+)*+")
         self.engine_run = re.compile(rf"(?P<unit>(?P<line>{header})(?:[\r\n|]++|\Z))(?:(?P=unit))*+")
         ubt_any = rf"(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
         self.ubt_skip = re.compile(rf"(?:{ubt_any}|(?![ \t]*+\[)(?:{_ULL}){_UBR}?)*+")
@@ -814,7 +827,7 @@ class _AcrossPatterns:
     the end cuts has no separator after it, so it is not taken)."""
 
     def __init__(self) -> None:
-        self.engine = re.compile(rf'(?:(?:[^"|\\{{\r\n/]++[\r\n|]++)++|{_LL}[\r\n|]++)*+')
+        self.engine = re.compile(rf'(?:[^"\\{{/]*[\r\n|][\r\n|]*+|{_LL}[\r\n|]++)*+')
         self.ubt = re.compile(rf"(?:(?:[^\r\n\\ \t\[][^\r\n\\]*+{_UBR})++|(?![ \t]*+\[)(?:{_ULL}){_UBR})*+")
 
 
