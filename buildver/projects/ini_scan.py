@@ -42,9 +42,9 @@ _QITEM = r'[^"\\\r\n]++|\\["\\]|\\(?!["\\])'
 _QUOTED = rf'"(?:{_QITEM})*+"'
 _OPEN_QUOTE = rf'"(?:{_QITEM})*+'
 """A quote not closed on its line: the line break ends the line (outside braces)."""
-_ITEM = rf'[^"|\\{{\r\n/]++(?:{_CONT})?|\\(?:[\r\n][\r\n]?)?|/(?!/)|{_QUOTED}'
-"""One piece of a line outside braces that changes nothing: ``}`` there is a character like any other; a run of
-characters takes the escaped line break after it (one turn of the loop a continued line)."""
+_ITEM = rf'(?:[^"|\\{{\r\n/]*+{_CONT})++|[^"|\\{{\r\n/]++|\\(?:[\r\n][\r\n]?)?|/(?!/)|{_QUOTED}'
+"""One piece of a line outside braces that changes nothing: ``}`` there is a character like any other; continued
+lines are taken by a loop of their own (a run of characters and the escaped line break after it)."""
 _IGNORE = rf'//(?:[^"|\\{{\r\n]++|\\(?![\r\n])|{_CONT}|"[^"\r\n]*+")*+(?:"[^"\r\n]*+)?'
 """``//`` outside quotes: nothing more is kept, but quotes still pair (without escapes), ``|`` still ends the line
 and ``{`` still opens braces."""
@@ -283,7 +283,8 @@ _UBS = r"[^\r\n\\]*+(?:\\(?![ \t]*+(?:[\r\n]|\Z))[^\r\n\\]*+)*+\\[ \t]*+(?=[\r\n
 _UPL = r"[^\r\n\\]*+(?:\\(?![ \t]*+(?:[\r\n]|\Z))[^\r\n\\]*+)*+"
 _ULL = (
     rf"{_UPL}(?=[\r\n]|\Z)"
-    rf"|{_UBS}(?:{_UBR}(?:[^\r\n\\]*+\\(?=[\r\n]|\Z)|[ \t]*+(?=[\r\n]|\Z)|{_UBS}))*+(?:{_UBR}{_UPL})?"
+    rf"|{_UBS}(?:(?:{_UBR}[^\r\n\\]*+\\(?=[\r\n]|\Z))++|{_UBR}(?:[ \t]*+(?=[\r\n]|\Z)|{_UBS}))*+"
+    rf"(?:{_UBR}{_UPL})?"
 )
 """A logical line: a physical line, or one ending in a backslash with the lines appended to it (blank ones and
 ones ending in a backslash too, up to the first other one)."""
@@ -489,8 +490,8 @@ class _EnginePatterns:
         self.header_s = re.compile(header_s)
         self.key_start = re.compile(key_start)
         self.copies = re.compile(
-            rf"(?P<unit>(?:{_SP}|{_CONT})*+~?(?P<action>[+.\-!@*]?){key_name}(?:{_SP}|{_CONT})*+={_LL}"
-            rf"(?:{_SEP}|\Z))(?:(?P=unit))*+"
+            rf"(?P<unit>(?P<line>(?:{_SP}|{_CONT})*+~?(?P<action>[+.\-!@*]?){key_name}(?:{_SP}|{_CONT})*+="
+            rf"(?P<body>(?:{_ITEM})*+(?:{_OPEN_QUOTE})?)(?:{_IGNORE})?{_END})(?:{_SEP}|\Z))(?:(?P=unit))*+"
         )
         # plain lines only (no quotes, backslashes, braces or '//'): each '|' and line break in them ends a line
         self.chunk = re.compile(rf"(?:(?:(?!{header})|(?={header_s})){plain}{_END}[\r\n|]*+){{1,{_CHUNK}}}+")
@@ -593,17 +594,14 @@ def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs:
 
 def _engine_copies(text: str, copies: re.Match[str], position: int, unit: int, count: int) -> Copies:
     """A run of identical simple lines: its value read from the first one's characters (no copy of the line)."""
-    parts = _patterns().ll_parts.match(text, position)
-    assert parts is not None  # the pattern is a simple line's
-    body_end = parts.end("body")
-    value = text[text.index("=", position, body_end) + 1 : body_end]
+    body_start, body_end = copies.span("body")
+    value = text[body_start:body_end]
     if "\\" in value:
         value = continued_as_spaces(value)
     value = value.strip(CPP_SPACE)
     if value.startswith('"'):
         value = quoted_string(value)
-    length = parts.end() - position
-    return Copies(copies.group("action"), value, position, unit, count, length)
+    return Copies(copies.group("action"), value, position, unit, count, copies.end("line") - position)
 
 
 def _line_start(text: str, start: int, at: int, breaks: str) -> int:
