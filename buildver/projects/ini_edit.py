@@ -125,7 +125,8 @@ class _Writer:
         self._memo: dict[str, object] = {}
         """What :meth:`target_line` asks again in every message (each a scan of a large file)."""
         self._section_changes = False
-        """Whether a header follows the section's last one on its own line: the written line is not in it."""
+        """Whether the written line may not be in the section: a header follows the section's last one on its own
+        line, or the place after the section's last line is past a header."""
         self._syncs: dict[IniReader, tuple[int, bool]] = {}
         """Per reader, a line start before the anchor's line break, and whether the section is open there."""
 
@@ -317,6 +318,8 @@ class _Writer:
             return anchor, self.document.line_starts[anchor - 1]
         for reader, head in ((IniReader.ENGINE, engine.last), (IniReader.UBT, ubt.last)):
             anchor, anchor_start = self._across(reader, head, anchor, anchor_start)
+        if following and anchor >= min(following)[0]:
+            self._section_changes = True  # a line ran on past a header of the other reader: the key goes after it
         return anchor, anchor_start
 
     def _across(self, reader: IniReader, head: _Head, anchor: int, anchor_start: int) -> tuple[int, int]:
