@@ -10,6 +10,9 @@ the peak of the parent that started the child, so that growth below the parent's
 - ``all``: the rest of the reading API, which no command calls: every value of the key (``lookup``, one
   ``IniValue`` a value: a key of millions of values returns millions of them) and the section names, both readers.
 
+The first fourteen shapes are the issue's; the last four are made to cost a Python step every few bytes (section
+switches with the key in each section, sections of one line, a line of ``{}`` pairs, a struct key per value).
+
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
 ``git archive main``), ``--sizes 1 4`` and ``--timeout 60`` limit the run, ``--shapes pipe plus`` picks shapes.
@@ -47,6 +50,11 @@ SHAPES = {
     "crlf-bom": lambda n: _fill(b"\xef\xbb\xbf[S]\r\n", b"K=v\r\n", n),
     "utf16": lambda n: "[S]\r\n".encode("utf-16-le").join([b"\xff\xfe", ("K=v\r\n" * (n // 12)).encode("utf-16-le")]),
     "store-version": lambda n: _fill(f"[{SECTION}]\n".encode(), b"StoreVersion=1\n", n),
+    # shapes made to cost a Python step a few bytes: what is left of the issue's budget (docs/performance.md)
+    "switches": lambda n: _fill(b"", b"[S]\nK=1\n[T]\nK=2\n", n),
+    "bodies": lambda n: _fill(b"", b"[S]\nx=1\n", n),
+    "brace-pairs": lambda n: _fill(b"[S]\nK=", b"{}", n, b"\n"),
+    "struct-names": lambda n: b"[S]\n" + b"".join(b"@K=N%d\n.K=N%d=1\n" % (i, i) for i in range(n // 20)),
 }
 
 CHILD = r"""

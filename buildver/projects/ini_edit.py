@@ -413,8 +413,8 @@ class _Writer:
         """Read the result with both readers: the key has the value, and every other line reads as before.
 
         In a large file whose written line reads alone (:meth:`_reads_alone`) in the section, as the last line of
-        the key there, and without ``@`` struct keys, both readers read the value from it (a plain line is the
-        last value for the engine, every value for UnrealBuildTool): it is not read again."""
+        the key there in both readers, and without ``@`` struct keys, both readers read the value from it (a plain
+        line is the last value for the engine, every value for UnrealBuildTool): it is not read again."""
         try:
             after = parse_ini(result, self.path)
         except IniError as exc:  # pragma: no cover - the checks above keep the bytes decodable
@@ -426,7 +426,10 @@ class _Writer:
             ]
         else:
             alone = [self._reads_alone(after.text, reader, value, expected) for reader in IniReader]
-        if self.small or not all(alone) or self.structs or expected.new_section or self._section_changes:
+        later = expected.added_after is not None and any(
+            found.entry.line > expected.added_after for found in (self.engine_line, self.ubt_line) if found is not None
+        )  # a reader's section runs on past the other's header, with lines of the key after the written one
+        if self.small or not all(alone) or self.structs or expected.new_section or self._section_changes or later:
             for reader, name in ((IniReader.ENGINE, "the engine"), (IniReader.UBT, "UnrealBuildTool")):
                 got = after.get(self.section, self.key, reader=reader)
                 if got != value:

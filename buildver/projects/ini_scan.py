@@ -88,6 +88,7 @@ class _Patterns:
         self.ubt_line = re.compile(_ULL)
         self.ubt_break = re.compile(_UBR)
         self.line_rest = re.compile(r"[^\r\n]*+")
+        self.groups = re.compile(r'(?:\{[^"|\\{}\r\n/]*+\})++')
 
 
 @functools.cache
@@ -138,8 +139,14 @@ def engine_line(text: str, position: int) -> tuple[str, int, int]:
             end = position
             break
         elif char == "{":
-            depth += 1
-            position += 1
+            groups = patterns.groups.match(text, position)
+            if groups is not None:  # '{a}{b}...': each pair opens and closes again, its braces dropped
+                if not ignore:
+                    out.append(groups.group().replace("{", "").replace("}", ""))
+                position = groups.end()
+            else:
+                depth += 1
+                position += 1
         elif char == "}":  # at depth 0 a '}' is part of the run
             depth -= 1
             position += 1
@@ -449,6 +456,35 @@ class Lines(NamedTuple):
 
 Run = Copies | Lines
 
+
+class _Runs(list[Run]):
+    """A key's runs as they are found, kept short: what a later line makes meaningless is let go at once, so
+    that a file of many short runs of the key (one in each of many sections) is not held in memory. The engine
+    forgets everything before ``!`` (unless an ``@`` struct key came, which outlives it) and a plain line right
+    after a plain line; UnrealBuildTool forgets everything before a plain line or ``!``."""
+
+    def __init__(self, *, engine: bool) -> None:
+        super().__init__()
+        self.engine = engine
+        self.structs = False
+
+    def add(self, run: Run, first: str) -> None:
+        """Add ``run``, whose first line's prefix is ``first``."""
+        if self.engine:
+            self.structs = self.structs or first == "@" or (isinstance(run, Lines) and run.struct)
+            if not self.structs:
+                if first == "!":
+                    self.clear()
+                elif first == "" and isinstance(run, Copies) and self and _plain(self[-1]):
+                    self.pop()  # the plain line after it replaces what it set (the last value)
+        elif first in ("", "!"):
+            self.clear()
+        self.append(run)
+
+
+def _plain(run: Run) -> bool:
+    return isinstance(run, Copies) and run.action == ""
+
 _CHUNK = 4096
 """Plain lines read by one ``findall``: small enough that a run of identical lines after them is found soon."""
 _CHUNK_CHARACTERS = 1 << 16
@@ -525,7 +561,7 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
     """The engine's lines of ``key`` in ``section`` (``fast_name`` names), in file order, as runs."""
     patterns = _engine_patterns(section, key)
     section_name, key_name = section.lower(), key.lower()
-    runs: list[Run] = []
+    runs = _Runs(engine=True)
     size = len(text)
     inside = False
     position = 0
@@ -557,22 +593,23 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
             if parsed.header is not None:
                 inside = parsed.header.lower() == section_name
             elif inside and parsed.key.lower() == key_name:
-                runs.append(Copies(parsed.action, parsed.value, position, 0, 1, end - position))
+                runs.add(Copies(parsed.action, parsed.value, position, 0, 1, end - position), parsed.action)
         position = following
 
 
-def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs: list[Run]) -> int | None:
+def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs: _Runs) -> int | None:
     """Take the key's simple lines at ``position`` as a run; where they end, or None for a line joined by braces."""
     copies = patterns.copies.match(text, position)
     if copies is not None:
         unit = copies.end("unit") - position
         count = (copies.end() - position) // unit
         if count > 1:
-            runs.append(_engine_copies(text, copies, position, unit, count))
+            found = _engine_copies(text, copies, position, unit, count)
+            runs.add(found, found.action)
             return copies.end()
     added = patterns.added_chunk.match(text, position)
     if added is not None:
-        runs.append(Lines(position, added.end(), patterns.added, removes=False, added=True))
+        runs.add(Lines(position, added.end(), patterns.added, removes=False, added=True), "+")
         return added.end()
     chunk = patterns.bulk.match(text, position, min(len(text), position + _CHUNK_CHARACTERS))
     if chunk is None or (copies is not None and chunk.end() <= copies.end()):
@@ -584,10 +621,11 @@ def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs:
             start = clear  # '!' empties the key: the lines before it change nothing
         removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n|") >= 0
         struct = _first_line(text, patterns.struct, patterns.struct_line, start, end, "\r\n|") >= 0
-        runs.append(Lines(start, end, patterns.lines, removes, struct))
+        runs.add(Lines(start, end, patterns.lines, removes, struct), "!" if start == clear else "?")
         return end
     if copies is not None:
-        runs.append(_engine_copies(text, copies, position, copies.end("unit") - position, 1))
+        found = _engine_copies(text, copies, position, copies.end("unit") - position, 1)
+        runs.add(found, found.action)
         return copies.end()
     return None
 
@@ -689,7 +727,7 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
     """UnrealBuildTool's lines of ``key`` in ``section`` (``fast_name`` names), in file order, as runs."""
     patterns = _ubt_patterns(section, key)
     key_name = key.lower()
-    runs: list[Run] = []
+    runs = _Runs(engine=False)
     size = len(text)
     inside = False
     position = 0
@@ -720,14 +758,14 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
             if reset >= 0:
                 start = reset  # a plain line or '!' sets the key anew: the lines before it go
             removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n") >= 0
-            runs.append(Lines(start, end, patterns.lines, removes))
+            runs.add(Lines(start, end, patterns.lines, removes), "!" if reset >= 0 else "?")
             position = end
             continue
         line_end = copies.end("line")
         raw = text[position:line_end]
         parsed = ubt_parse(joined(raw) if "\r" in raw or "\n" in raw else raw)
         if parsed is not None and parsed.key.lower() == key_name:
-            runs.append(Copies(parsed.action, parsed.value, position, unit, count, line_end - position))
+            runs.add(Copies(parsed.action, parsed.value, position, unit, count, line_end - position), parsed.action)
         position = copies.end()
 
 
@@ -751,10 +789,16 @@ class _HeaderPatterns:
         any_line = r'(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
         bulk = r'[^"\\{/\[]*[\r\n|]'  # lines without '[' or specials, up to the last separator before one
         self.engine_skip = re.compile(rf"(?:{bulk}|{any_line}|(?!{header}){_LL}[\r\n|]*+)*+")
-        self.engine_run = re.compile(rf"(?P<unit>(?P<line>{header})(?:[\r\n|]++|\Z))(?:(?P=unit))*+")
+        # a header and the lines of its section, repeated alike ('[S]', 'x=1', '[S]', 'x=1', ...) as one run
+        self.engine_run = re.compile(
+            rf"(?P<unit>(?P<line>{header})(?:[\r\n|]++|\Z)(?:(?!{header}){_LL}(?:[\r\n|]++|\Z))*+)(?:(?P=unit))*+"
+        )
         ubt_any = rf"(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
         self.ubt_skip = re.compile(rf"(?:{ubt_any}|(?![ \t]*+\[)(?:{_ULL}){_UBR}?)*+")
-        self.ubt_run = re.compile(rf"(?P<unit>(?P<line>[ \t]*+\[(?:{_ULL}))(?:{_UBR}|\Z))(?:(?P=unit))*+")
+        self.ubt_run = re.compile(
+            rf"(?P<unit>(?P<line>[ \t]*+\[(?:{_ULL}))(?:{_UBR}|\Z)(?:(?![ \t]*+\[)(?:{_ULL})(?:{_UBR}|\Z))*+)"
+            rf"(?:(?P=unit))*+"
+        )
 
 
 @functools.cache

@@ -838,7 +838,7 @@ class _EngineMerge:
         ]
 
 
-_STRUCT_WORK = 4_000_000
+_STRUCT_WORK = 1_000_000
 """How many values may be looked at again when an ``@`` struct key changes: Unreal compares every value of the
 section at each line (quadratic); past this, buildver refuses the file rather than take minutes."""
 

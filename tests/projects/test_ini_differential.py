@@ -46,7 +46,7 @@ WHOLE_LINES = [
     '+K=(Name="a",X=1)', "X=1", "Key=1", 'K="q"', 'K="a|b"', "K=a|K=b", "K=a|+K=c", "K={a", "}", "K=a\\", "b", "",
     "  ", ";c", "//c", "K=//x", "K=a//|K=z", "+ K=w", "~K=t", "~+K=u", "K =sp", " K= sp ", "K=\t", "\u212a=kelvin",
     "K.x=1", "*K=o", "K=v1", "+K=", "-K=", ".K=", 'K="a\\"b"', "K=\\101", 'K= "x" y', "x=1|y=2", "[T]//c",
-    "X=a\\", "X={b", "Y=c}", "X=a\\  ",
+    "X=a\\", "X={b", "Y=c}", "X=a\\  ", "X=1|[S]", "[x", "K={}{a}{b}c", "K=//{a}x", "K={{a}}", "[S]{}",
 ]  # fmt: skip
 """Whole lines of every kind the readers tell apart, for files that repeat them."""
 STRUCTURED = st.builds(
@@ -220,6 +220,8 @@ SPANNING = [
     "[S]\n[x\nX=a\\\n\n",
     "[S]|[T]\nX=1\n",
     "[S]\nK=1\n!K=\nX=a\\\n\n",
+    "[T]\nX=1|[S]\nK=1\n!K\n",
+    "[S]\nX=1|[T]\nK=1\n",
 ]
 """Sections whose last line runs on over the blank lines and comments after it, in one reader or both: a key added
 to them goes after the whole of that line (or is refused)."""
