@@ -153,7 +153,9 @@ class _Writer:
         text = self.text
         line = line_number(text, start)
         last = line_number(text, max(start, end - 1), start, line)
-        return _KeyLine(IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start)), structs
+        return _KeyLine(
+            IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start)
+        ), structs
 
     def _sections(self, reader: IniReader) -> _Sections:
         """The section's last header in the reader's reading, and the first header on a line after it."""
@@ -421,9 +423,7 @@ class _Writer:
             raise IniError(f"{self.path}: writing {value!r} would leave a file Unreal cannot read: {exc}") from exc
         line = self.target_line()
         if self.small:
-            alone = [
-                _signature(after, reader) == expected.signature(self, reader, value) for reader in IniReader
-            ]
+            alone = [_signature(after, reader) == expected.signature(self, reader, value) for reader in IniReader]
         else:
             alone = [self._reads_alone(after.text, reader, value, expected) for reader in IniReader]
         later = expected.added_after is not None and any(
@@ -580,7 +580,7 @@ class _LineCounter:
 def _last_of(run: ini_scan.Run, text: str, reader: IniReader) -> tuple[str, str, int, int]:
     """A run's last line of the key: its prefix, its value, where it starts and where its text ends."""
     if isinstance(run, ini_scan.Copies):
-        start = run.start + (run.count - 1) * run.unit
+        start = run.start + (run.times - 1) * run.unit
         return run.action, run.value, start, start + run.length
     last = None
     for found in run.pattern.finditer(text, run.start, run.end):

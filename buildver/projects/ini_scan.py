@@ -64,7 +64,6 @@ _HEADER = (
 outside quotes or inside a quote left open. The ``]`` is found by a look-ahead at each piece, not by a lazy loop."""
 
 
-
 class _Patterns:
     """The patterns every reading uses, compiled on first use (a command that reads no large file pays little)."""
 
@@ -79,7 +78,7 @@ class _Patterns:
         self.plain_braced = re.compile(rf'(?:[^"|\\{{}}/]++|\\(?:[\r\n][\r\n]?)?|/(?!/)|{_QUOTED})*+')
         self.quoted = re.compile(rf"(?:{_QITEM})*+")
         self.quoted_braced = re.compile(r'(?:[^"\\]++|\\["\\]|\\(?!["\\]))*+')
-        self.ignored = re.compile(rf'(?:[^"|\\{{\r\n]++|\\(?:[\r\n][\r\n]?)?|"[^"\r\n]*+")*+')
+        self.ignored = re.compile(r'(?:[^"|\\{\r\n]++|\\(?:[\r\n][\r\n]?)?|"[^"\r\n]*+")*+')
         self.ignored_braced = re.compile(r'(?:[^"|\\{}]++|\\|"[^"]*+")*+')
         self.ignored_quoted = re.compile(r'[^"\r\n]*+')
         self.ignored_quoted_braced = re.compile(r'[^"]*+')
@@ -96,6 +95,13 @@ def _patterns() -> _Patterns:
     return _Patterns()
 
 
+def _reach(pattern: re.Pattern[str], text: str, position: int, end: int | None = None) -> int:
+    """Where a pattern that matches at ``position`` (most: a loop that may take nothing) stops."""
+    found = pattern.match(text, position, len(text) if end is None else end)
+    assert found is not None
+    return found.end()
+
+
 def engine_line(text: str, position: int) -> tuple[str, int, int]:
     """``ParseLineExtended`` from a logical line's start: its text, where its text ends, and where the next line
     starts. Each run of characters that leaves the state (quoted, ignoring after ``//``, inside braces) as it is
@@ -108,16 +114,16 @@ def engine_line(text: str, position: int) -> tuple[str, int, int]:
     while True:
         if ignore:
             if quoted:
-                run = (patterns.ignored_quoted_braced if depth else patterns.ignored_quoted).match(text, position)
+                run = _reach(patterns.ignored_quoted_braced if depth else patterns.ignored_quoted, text, position)
             else:
-                run = (patterns.ignored_braced if depth else patterns.ignored).match(text, position)
+                run = _reach(patterns.ignored_braced if depth else patterns.ignored, text, position)
             # after '//' only spaces are kept, and the line is trimmed: nothing of it is needed
         elif quoted:
-            run = (patterns.quoted_braced if depth else patterns.quoted).match(text, position)
-            out.append(breaks_as_spaces(run.group()) if depth else run.group())
+            run = _reach(patterns.quoted_braced if depth else patterns.quoted, text, position)
+            out.append(breaks_as_spaces(text[position:run]) if depth else text[position:run])
         else:
-            run = (patterns.plain_braced if depth else patterns.plain).match(text, position)
-            chunk = run.group()
+            run = _reach(patterns.plain_braced if depth else patterns.plain, text, position)
+            chunk = text[position:run]
             if depth:
                 if "\\\r" in chunk or "\\\n" in chunk:
                     chunk = patterns.continued.sub("\0", chunk)  # kept apart: they do not pair with breaks
@@ -125,7 +131,7 @@ def engine_line(text: str, position: int) -> tuple[str, int, int]:
             elif "\\" in chunk:
                 chunk = continued_as_spaces(chunk)
             out.append(chunk)
-        position = run.end()
+        position = run
         if position >= size:
             end = size
             break
@@ -153,7 +159,7 @@ def engine_line(text: str, position: int) -> tuple[str, int, int]:
         else:  # '//'
             ignore = True
             position += 2
-    return "".join(out), end, patterns.separators.match(text, end).end()
+    return "".join(out), end, _reach(patterns.separators, text, end)
 
 
 def continued_as_spaces(chunk: str) -> str:
@@ -186,14 +192,14 @@ def engine_lines(text: str, position: int = 0) -> Iterator[tuple[str, int, int]]
     """Every logical line from ``position`` (a logical line's start): its text, its start and the end of its text."""
     patterns = _patterns()
     size = len(text)
-    position = patterns.separators.match(text, position).end()
+    position = _reach(patterns.separators, text, position)
     while position < size:
         simple = patterns.ll_parts.match(text, position)
         if simple is not None:
             body = simple.group("body")
             end = simple.end()
             yield (continued_as_spaces(body) if "\\" in body else body), position, end
-            position = patterns.separators.match(text, end).end()
+            position = _reach(patterns.separators, text, end)
         else:
             logical, end, following = engine_line(text, position)
             yield logical, position, end
@@ -243,7 +249,7 @@ def quoted_string(value: str) -> str:
     out: list[str] = []
     position, size = 1, len(value)
     while position < size:
-        plain = quoted_plain.match(value, position).end()  # characters that are kept as they are, taken at once
+        plain = _reach(quoted_plain, value, position)  # characters that are kept as they are, taken at once
         if plain > position:
             out.append(value[position:plain])
             position = plain
@@ -274,7 +280,7 @@ def quoted_string(value: str) -> str:
 
 def _take(text: str, position: int, allowed: str, limit: int) -> str:
     if allowed is _HEX and limit > 8:  # '\x' takes every hex digit: one pattern, not a character at a time
-        end = _patterns().hex_run.match(text, position).end()
+        end = _reach(_patterns().hex_run, text, position)
         return text[position:end]
     end = position
     while end < len(text) and end - position < limit and text[end] in allowed:
@@ -303,8 +309,7 @@ def ubt_lines(text: str) -> Iterator[tuple[str, int, int]]:
     size = len(text)
     position = 0
     while position < size:
-        line = patterns.ubt_line.match(text, position)
-        end = line.end()  # type: ignore[union-attr]  # the pattern matches every line, empty ones too
+        end = _reach(patterns.ubt_line, text, position)  # the pattern takes every line, empty ones too
         raw = text[position:end]
         yield (joined(raw) if "\r" in raw or "\n" in raw else raw), position, end
         following = patterns.ubt_break.match(text, end)
@@ -369,14 +374,6 @@ def ubt_parse(line: str) -> UbtLine | None:
     return UbtLine(None, False, action, line[key_start:key_end], line[value_start:value_end])
 
 
-def ubt_value(raw: str) -> str:
-    """The value of a plain line's text after ``=`` and its spaces: trimmed, and its outer quotes dropped."""
-    value = raw.rstrip(UBT_SPACE)
-    if len(value) >= 2 and value[0] == '"' and value[-1] == '"':
-        return value[1:-1]
-    return value
-
-
 # Names --------------------------------------------------------------------------------------------------------------
 
 _FAST_KEY = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:#$%&'()*+,<>?@^`~!-]*")
@@ -387,11 +384,7 @@ def fast_name(section: str, key: str) -> bool:
     """Whether a section and key can be scanned for: plain ASCII names whose characters mean nothing to either
     reader (no quotes, backslashes, braces, bars, ``//``, spaces, ``=``, brackets; a key not starting with a
     prefix)."""
-    return (
-        _FAST_KEY.fullmatch(key) is not None
-        and _FAST_SECTION.fullmatch(section) is not None
-        and "//" not in section
-    )
+    return _FAST_KEY.fullmatch(key) is not None and _FAST_SECTION.fullmatch(section) is not None and "//" not in section
 
 
 def may_hold(text: str, name: str) -> bool:
@@ -428,13 +421,13 @@ def _first_chars(key: str, syntax: str) -> str:
 
 
 class Copies(NamedTuple):
-    """``count`` identical lines of the key, one after the other: line i starts at ``start + i * unit``."""
+    """``times`` identical lines of the key, one after the other: line i starts at ``start + i * unit``."""
 
     action: str
     value: str
     start: int
     unit: int
-    count: int
+    times: int
     length: int
     """One line's text length (its last character is at ``start + i * unit + length - 1``)."""
 
@@ -485,6 +478,7 @@ class _Runs(list[Run]):
 def _plain(run: Run) -> bool:
     return isinstance(run, Copies) and run.action == ""
 
+
 _CHUNK = 4096
 """Plain lines read by one ``findall``: small enough that a run of identical lines after them is found soon."""
 _CHUNK_CHARACTERS = 1 << 16
@@ -508,9 +502,7 @@ class _EnginePatterns:
         any_line = r'(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
         plain_header = r'\[[^"|\\{\r\n/\]]*+\](?:[\r\n|]++|\Z)'
         own_headers = rf"(?:\[{name}\](?:[\r\n|]++|\Z))++"
-        out_blocks = (
-            rf"(?:(?!{header_s}){header}[\r\n|]*+(?:{any_line}|(?!{header}){line})*+)++(?={header_s}|\Z)"
-        )
+        out_blocks = rf"(?:(?!{header_s}){header}[\r\n|]*+(?:{any_line}|(?!{header}){line})*+)++(?={header_s}|\Z)"
         in_blocks = (
             rf"(?:{header_s}[\r\n|]*+(?:{others}|(?!{header})(?!{key_start}){line})*+)++"
             rf"(?=(?!{header_s}){header}|\Z)"
@@ -566,7 +558,7 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
     inside = False
     position = 0
     while True:
-        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()  # type: ignore[union-attr]
+        position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
             return runs
         if inside:
@@ -647,9 +639,7 @@ def _line_start(text: str, start: int, at: int, breaks: str) -> int:
     return max(start, *(text.rfind(char, start, at) + 1 for char in breaks))
 
 
-def _first_line(
-    text: str, search: re.Pattern[str], line: re.Pattern[str], start: int, end: int, breaks: str
-) -> int:
+def _first_line(text: str, search: re.Pattern[str], line: re.Pattern[str], start: int, end: int, breaks: str) -> int:
     """Where the first line in a chunk of plain lines ``[start, end)`` that ``line`` matches starts, or -1. The
     candidates are found by ``search`` (its first character a literal: a fast scan), then checked to be such a
     line."""
@@ -732,15 +722,15 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
     inside = False
     position = 0
     while True:
-        position = (patterns.skip_in if inside else patterns.skip_out).match(text, position).end()  # type: ignore[union-attr]
+        position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
             return runs
         if not inside:
-            position = patterns.header_s.match(text, position).end()  # type: ignore[union-attr]  # its stop
+            position = _reach(patterns.header_s, text, position)  # the loop stops at the section's header only
             inside = True
             continue
         if patterns.key_start.match(text, position) is None:  # a '[' line: the section ends
-            position = _patterns().ubt_line.match(text, position).end()  # type: ignore[union-attr]
+            position = _reach(_patterns().ubt_line, text, position)
             inside = False
             continue
         copies = patterns.copies.match(text, position)
@@ -822,7 +812,7 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
     patterns = _header_patterns()
     size = len(text)
     while True:
-        position = patterns.engine_skip.match(text, position).end()  # type: ignore[union-attr]
+        position = _reach(patterns.engine_skip, text, position)
         if position >= size:
             return
         run = patterns.engine_run.match(text, position)
@@ -830,7 +820,8 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
             unit = run.end("unit") - position
             last = position + ((run.end() - position) // unit - 1) * unit
             parsed = engine_parse(engine_simple_text(run.group("line")))
-            assert parsed is not None and parsed.header is not None
+            assert parsed is not None
+            assert parsed.header is not None
             yield Header(parsed.header, position, last, last + run.end("line") - position, unit)
             position = run.end()
             continue
@@ -847,7 +838,7 @@ def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
     patterns = _header_patterns()
     size = len(text)
     while True:
-        position = patterns.ubt_skip.match(text, position).end()  # type: ignore[union-attr]
+        position = _reach(patterns.ubt_skip, text, position)
         if position >= size:
             return
         run = patterns.ubt_run.match(text, position)
@@ -894,14 +885,14 @@ def engine_line_across(text: str, start: int, at: int) -> Across:
     before = _across_patterns().engine
     position = start
     while True:
-        position = before.match(text, position, at).end()  # type: ignore[union-attr]
+        position = _reach(before, text, position, at)
         if position > at or (position == at and text[at : at + 1] in ("\r", "\n", "|", "")):
             return Across(None, min(position, at))  # lines end before it, and it is a line break or '|'
         simple = _patterns().ll_parts.match(text, position)
         if simple is not None:
             body = simple.group("body")
             logical, end = (continued_as_spaces(body) if "\\" in body else body), simple.end()
-            following = _patterns().separators.match(text, end).end()
+            following = _reach(_patterns().separators, text, end)
         else:
             logical, end, following = engine_line(text, position)
         if end > at:
@@ -917,10 +908,10 @@ def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -
     before = _across_patterns().ubt
     position = start
     while True:
-        position = before.match(text, position, at).end()  # type: ignore[union-attr]
+        position = _reach(before, text, position, at)
         if position >= at and text[at : at + 1] in ("\r", "\n", ""):
             return Across(None, min(position, at), open_section)
-        end = _patterns().ubt_line.match(text, position).end()  # type: ignore[union-attr]
+        end = _reach(_patterns().ubt_line, text, position)
         raw = text[position:end]
         line = joined(raw) if "\r" in raw or "\n" in raw else raw
         if end > at:
@@ -938,7 +929,7 @@ def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -
 
 def engine_next(text: str, end: int) -> int:
     """Where the engine's next logical line starts after one whose text ends at ``end``."""
-    return _patterns().separators.match(text, end).end()  # type: ignore[union-attr]
+    return _reach(_patterns().separators, text, end)
 
 
 def line_end(text: str, start: int) -> int:

@@ -77,10 +77,9 @@ import gc
 import heapq
 import re
 from array import array
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import compress
 from dataclasses import dataclass, field
+from itertools import compress
 
 from buildver.errors import BuildverError
 from buildver.projects.ini_scan import (
@@ -98,7 +97,6 @@ from buildver.projects.ini_scan import (
     ubt_key_runs,
     ubt_lines,
     ubt_parse,
-    ubt_value,
 )
 
 __all__ = [
@@ -566,7 +564,7 @@ def _run_lines(
         document, run = items[index]
         base = index << _SHIFT
         if isinstance(run, Copies):
-            yield run.action, run.value, base, run.count
+            yield run.action, run.value, base, run.times
         else:
             for place, (action, value) in enumerate(_lines_of(run, texts[document], reader)):
                 yield action, value, base | place, 1
@@ -607,7 +605,7 @@ def _merge_engine(items: list[_Item], texts: list[str], *, everything: bool) -> 
         document, run = items[index]
         base = index << _SHIFT
         if isinstance(run, Copies):
-            merge.line(run.action, run.value, base, run.count)
+            merge.line(run.action, run.value, base, run.times)
         elif merge.keep:
             for place, (action, value) in enumerate(_lines_of(run, texts[document], IniReader.ENGINE)):
                 merge.line(action, value, base | place, 1)
@@ -669,7 +667,9 @@ def _removed_values(items: list[_Item], texts: list[str], start: int) -> set[str
             if run.action == "-":
                 removed.add(run.value)
         elif run.removes:
-            removed.update(value for action, value in _lines_of(run, texts[document], IniReader.ENGINE) if action == "-")
+            removed.update(
+                value for action, value in _lines_of(run, texts[document], IniReader.ENGINE) if action == "-"
+            )
     return removed
 
 
@@ -683,7 +683,15 @@ class _EngineMerge:
     def __init__(self, *, keep: bool, removable: set[str]) -> None:
         self.keep = keep
         self.removable = removable
-        self.clear()
+        self.values: list[str | None] = []
+        self.refs = array("q")
+        self.counts = array("q")
+        self.live: dict[str, int] = {}
+        """Each value there and how many times (a value with none is taken out)."""
+        self.where: dict[str, list[int]] = {}
+        self.size = 0
+        self.last: tuple[str, int] | None = None
+        """The last value and its line's reference."""
 
     def line(self, action: str, value: str, ref: int, count: int) -> None:
         """One line, or ``count`` equal lines from ``ref`` on."""
@@ -706,13 +714,14 @@ class _EngineMerge:
         alone (an array written out) in dictionary operations, without a Python step a line."""
         if not lines:
             return
-        actions, keys, values = zip(*lines)
+        actions, keys, values = zip(*lines, strict=True)
         actions, values = tuple(compress(actions, keys)), tuple(compress(values, keys))
         if set(actions) == {"+"}:
             self.tail_added(values, base)
             return
         live, size, last = self.live, self.size, self.last
         for place, (action, value) in enumerate(zip(actions, values, strict=True)):
+            assert size == 0 or last is not None
             if action == "+":
                 if value in live:
                     continue
@@ -722,8 +731,8 @@ class _EngineMerge:
                 live[value] = live.get(value, 0) + 1
                 size += 1
             elif action == "":
-                if size:
-                    self._drop_one(last[0])  # type: ignore[index]
+                if last is not None:
+                    self._drop_one(last[0])
                 else:
                     size = 1
                 live[value] = live.get(value, 0) + 1
@@ -759,13 +768,13 @@ class _EngineMerge:
             del self.live[value]
 
     def clear(self) -> None:
-        self.values: list[str | None] = []
+        self.values = []
         self.refs = array("q")
         self.counts = array("q")
-        self.live: dict[str, int] = {}
-        self.where: dict[str, list[int]] = {}
+        self.live = {}
+        self.where = {}
         self.size = 0
-        self.last: tuple[str, int] | None = None
+        self.last = None
 
     def append(self, value: str, ref: int, count: int) -> None:
         self.live[value] = self.live.get(value, 0) + count
@@ -822,10 +831,8 @@ class _EngineMerge:
             values.pop()
             self.refs.pop()
             self.counts.pop()
-        if values:
-            self.last = (values[-1], self.refs[-1] + self.counts[-1] - 1)  # type: ignore[assignment]
-        else:
-            self.last = None
+        last = values[-1] if values else None
+        self.last = None if last is None else (last, self.refs[-1] + self.counts[-1] - 1)
 
     def result(self, everything: bool) -> list[tuple[str, int]]:
         if not everything:
@@ -843,11 +850,21 @@ _STRUCT_WORK = 1_000_000
 section at each line (quadratic); past this, buildver refuses the file rather than take minutes."""
 
 
+class _Slot:
+    """A place in the engine's array under struct keys: a value, its line's reference, and how many equal lines
+    (added while their token was empty) it stands for."""
+
+    __slots__ = ("count", "ref", "value")
+
+    def __init__(self, value: str, ref: int, count: int) -> None:
+        self.value, self.ref, self.count = value, ref, count
+
+
 class _StructMerge:
     """The engine's array of one key when ``@`` struct keys are in play (``HandleArrayOfKeyedStructsCommand``, A):
     a line whose ``Name=`` token matches an existing value's replaces the first such value in place.
 
-    Values are kept one a line (runs of equal lines added while the token is empty stay one entry with a count);
+    Values are kept one a line (runs of equal lines added while the token is empty stay one slot with a count);
     each value's places and each token's places are heaps checked when read, so no step scans the array. A new
     struct key indexes the array once."""
 
@@ -857,13 +874,17 @@ class _StructMerge:
         self.struct_ref = 0
         """The line of the struct key in use (named when the work is refused)."""
         self.tokens: dict[str, list[int]] | None = None
+        """Each token of the struct key in use -> a heap of the places that had it (None: to be made)."""
         self.work = 0
-        self.clear()
+        self.slots: list[_Slot | None] = []
+        self.live: dict[str, int] = {}
+        self.where: dict[str, list[int]] = {}
+        """Each value -> a heap of minus the places that had it."""
 
     def clear(self) -> None:
-        self.slots: list[list[object] | None] = []  # [value, ref, count]
-        self.live: dict[str, int] = {}
-        self.where: dict[str, list[int]] = {}  # value -> heap of -place
+        self.slots = []
+        self.live = {}
+        self.where = {}
         if self.struct_key is not None:
             self.tokens = {}
 
@@ -893,15 +914,12 @@ class _StructMerge:
                 self.clear()
         slots = [slot for slot in self.slots if slot is not None]
         if not self.everything:
-            if not slots:
-                return []
-            value, ref, count = slots[-1]
-            return [(value, ref + count - 1)]  # type: ignore[operator, list-item]
-        return [(slot[0], slot[1] + place) for slot in slots for place in range(slot[2])]  # type: ignore[misc, operator, call-overload]
+            return [(slots[-1].value, slots[-1].ref + slots[-1].count - 1)] if slots else []
+        return [(slot.value, slot.ref + place) for slot in slots for place in range(slot.count)]
 
     def _append(self, value: str, ref: int, count: int) -> None:
         place = len(self.slots)
-        self.slots.append([value, ref, count])
+        self.slots.append(_Slot(value, ref, count))
         self.live[value] = self.live.get(value, 0) + count
         self._placed(place, value)
 
@@ -925,14 +943,13 @@ class _StructMerge:
         place = len(self.slots) - 1
         slot = self.slots[place]
         assert slot is not None
-        old = slot[0]
-        self.live[old] -= 1  # type: ignore[index]
-        if slot[2] == 1:
-            slot[0], slot[1] = value, ref
+        self.live[slot.value] -= 1
+        if slot.count == 1:
+            slot.value, slot.ref = value, ref
             self.live[value] = self.live.get(value, 0) + 1
             self._placed(place, value)
         else:
-            slot[2] -= 1  # type: ignore[operator]
+            slot.count -= 1
             self._append(value, ref, 1)
 
     def _remove(self, value: str, count: int) -> None:
@@ -940,25 +957,22 @@ class _StructMerge:
         while count and heap:
             place = -heap[0]
             slot = self.slots[place] if place < len(self.slots) else None
-            if slot is None or slot[0] != value:
+            if slot is None or slot.value != value:
                 heapq.heappop(heap)
                 continue
-            taken = min(count, slot[2])  # type: ignore[type-var]
-            slot[2] -= taken  # type: ignore[operator]
+            taken = min(count, slot.count)
+            slot.count -= taken
             self.live[value] -= taken
             count -= taken
-            if not slot[2]:
+            if not slot.count:
                 self.slots[place] = None
                 heapq.heappop(heap)
         self._trim()
 
     def _replaced(self, value: str, ref: int) -> bool:
-        if self.struct_key is None:
-            return False
+        assert self.struct_key is not None
         match = self.struct_key + "="
         token = _struct_token(value, match)
-        if not token:
-            return False
         if self.tokens is None:
             self._index(match)
         assert self.tokens is not None
@@ -966,12 +980,11 @@ class _StructMerge:
         while heap:
             place = heap[0]
             slot = self.slots[place] if place < len(self.slots) else None
-            if slot is None or _struct_token(slot[0], match) != token:  # type: ignore[arg-type]
+            if slot is None or _struct_token(slot.value, match) != token:
                 heapq.heappop(heap)
                 continue
-            old = slot[0]
-            self.live[old] -= 1  # type: ignore[index]
-            slot[0], slot[1] = value, ref
+            self.live[slot.value] -= 1
+            slot.value, slot.ref = value, ref
             self.live[value] = self.live.get(value, 0) + 1
             heapq.heappush(self.where.setdefault(value, []), -place)
             return True
@@ -980,14 +993,13 @@ class _StructMerge:
     def _index(self, match: str) -> None:
         """Index the array by the new struct key's tokens: runs of equal values with a token become one slot a
         value (only the first of them can be replaced, so each must be a place of its own)."""
-        slots: list[list[object] | None] = []
+        slots: list[_Slot | None] = []
         for slot in self.slots:
             if slot is None:
                 continue
-            value, ref, count = slot
-            self.work += count  # type: ignore[operator]
-            if count != 1 and _struct_token(value, match):  # type: ignore[arg-type]
-                slots.extend([value, ref + place, 1] for place in range(count))  # type: ignore[operator, call-overload]
+            self.work += slot.count
+            if slot.count != 1 and _struct_token(slot.value, match):
+                slots.extend(_Slot(slot.value, slot.ref + place, 1) for place in range(slot.count))
             else:
                 slots.append(slot)
         if self.work > _STRUCT_WORK:
@@ -995,9 +1007,9 @@ class _StructMerge:
         self.slots = slots
         self.where = {}
         self.tokens = {}
-        for place, slot in enumerate(slots):
-            assert slot is not None
-            self._placed(place, slot[0])  # type: ignore[arg-type]
+        for place, kept in enumerate(slots):
+            assert kept is not None
+            self._placed(place, kept.value)
 
 
 class _TooMuchWork(Exception):
@@ -1020,7 +1032,9 @@ def _struct_token(value: str, match: str) -> str:
     if value[start : start + 1] == '"':
         end = value.find('"', start + 1)
         return value[start + 1 : end if end >= 0 else len(value)]
-    return value[start : _TOKEN_CHARS.match(value, start).end()]  # type: ignore[union-attr]
+    found = _TOKEN_CHARS.match(value, start)
+    assert found is not None  # a loop that may take nothing
+    return value[start : found.end()]
 
 
 def _merge_ubt(items: list[_Item], texts: list[str], *, everything: bool) -> list[tuple[str, int]]:
@@ -1036,7 +1050,7 @@ def _merge_ubt(items: list[_Item], texts: list[str], *, everything: bool) -> lis
     removed: dict[str, int] = {}  # a value, lowered -> the last '-' line of it
     started = False  # a value was set or added since the start ('-' lines before that are passed over)
     for index in range(start, len(items)):
-        document, run = items[index]
+        run = items[index][1]
         if started and isinstance(run, Lines) and not run.removes:
             continue
         for action, value, ref, count in _run_lines(items, texts, IniReader.UBT, index, index + 1):

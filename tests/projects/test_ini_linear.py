@@ -101,7 +101,8 @@ def test_a_megabyte_file_is_edited_without_a_full_reading(
     result = with_value(document, "S", "K", "2")
     assert not document._readings
     if written is not None:
-        assert result.startswith(written) and result[len(written) :] == data[len(head) :]
+        assert result.startswith(written)
+        assert result[len(written) :] == data[len(head) :]
     after = parse_ini(result, "DefaultEngine.ini")
     assert after.get("S", "K") == after.get("S", "K", reader=IniReader.UBT) == "2"
     assert len(result) == len(data) + (0 if written else len(b"K=2\n"))  # one value edited, or one line added
@@ -109,8 +110,10 @@ def test_a_megabyte_file_is_edited_without_a_full_reading(
 
 def test_struct_keys_that_change_over_many_values_are_refused_with_their_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(unreal_ini, "_STRUCT_WORK", 10_000)
-    data = b"[S]\n" + b"".join(b".K=Id=%d\n" % i for i in range(2000)) + b"".join(
-        b"@K=N%d\n.K=N%d=1\n" % (i, i) for i in range(100)
+    data = (
+        b"[S]\n"
+        + b"".join(b".K=Id=%d\n" % i for i in range(2000))
+        + b"".join(b"@K=N%d\n.K=N%d=1\n" % (i, i) for i in range(100))
     )
     document = parse_ini(data, "DefaultEngine.ini")
     with pytest.raises(IniError, match=r"^DefaultEngine\.ini: line \d+: the '@' struct keys of K in \[S\]"):
