@@ -515,7 +515,7 @@ def _signature(document: IniDocument, reader: IniReader) -> tuple[object, ...]:
 
 # Places in the text ---------------------------------------------------------------------------------------------------
 
-_CONTENT_LINE = re.compile(r"(?s:.*)(?<![^\r\n])(?P<line>)[^\S\r\n]*+(?!;|//)\S")
+_CONTENT_LINE = r"(?s:.*)(?<![^\r\n])(?P<line>)[^\S\r\n]*+(?!;|//)\S"
 """The last physical line (from a line's start, up to the end given) that is not blank or a comment: Python's
 ``strip`` takes what ``\\s`` takes; the greedy ``.*`` backtracks from the end in C."""
 
@@ -535,7 +535,7 @@ def _last_content_line(text: str, start: int, stop: int) -> int:
         if stripped and not stripped.startswith((";", "//")):
             return line
         end = line
-    found = _CONTENT_LINE.match(text, start, end)
+    found = re.compile(_CONTENT_LINE).match(text, start, end)  # compiled once (re keeps it)
     return found.start("line") if found is not None else -1
 
 
