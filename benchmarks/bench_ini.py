@@ -15,13 +15,15 @@ switches with the key in each section, sections of one line, a line of ``{}`` pa
 
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
-``git archive main``), ``--sizes 1 4`` and ``--timeout 60`` limit the run, ``--shapes pipe plus`` picks shapes.
+``git archive main``), ``--sizes 1 4`` and ``--timeout 60`` limit the run, ``--shapes pipe plus`` picks shapes,
+``--repeat 3`` shows the median of three runs a cell.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -97,23 +99,28 @@ print(json.dumps({"seconds": elapsed, "mb": (peak_kib() - before) / 1024, "outco
 """
 
 
-def measure(python: str, path: Path, work: str, section: str, key: str, timeout: float) -> str:
-    try:
-        done = subprocess.run(
-            [python, "-c", CHILD, str(path), work, section, key],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            cwd=path.parent,  # not the checkout: each Python imports its own installed buildver
-        )
-    except subprocess.TimeoutExpired:
-        return f"> {timeout:.0f} s"
-    if done.returncode != 0:
-        return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:60]
-    result = json.loads(done.stdout)
-    suffix = "" if result["outcome"] == "ok" else " (refused)"
-    return f"{result['seconds']:.2f} s, {result['mb']:.0f} MB{suffix}"
+def measure(python: str, path: Path, work: str, section: str, key: str, timeout: float, repeat: int) -> str:
+    """The median of ``repeat`` runs (time and memory each), or the first failure."""
+    results = []
+    for _ in range(repeat):
+        try:
+            done = subprocess.run(
+                [python, "-c", CHILD, str(path), work, section, key],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+                cwd=path.parent,  # not the checkout: each Python imports its own installed buildver
+            )
+        except subprocess.TimeoutExpired:
+            return f"> {timeout:.0f} s"
+        if done.returncode != 0:
+            return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:60]
+        results.append(json.loads(done.stdout))
+    seconds = statistics.median(result["seconds"] for result in results)
+    megabytes = statistics.median(result["mb"] for result in results)
+    suffix = "" if results[0]["outcome"] == "ok" else " (refused)"
+    return f"{seconds:.2f} s, {megabytes:.0f} MB{suffix}"
 
 
 def main() -> None:
@@ -123,6 +130,7 @@ def main() -> None:
     parser.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
     parser.add_argument("--work", nargs="+", default=["read", "edit"], choices=["read", "edit", "all"])
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--repeat", type=int, default=1, help="runs a cell, their median shown")
     options = parser.parse_args()
     pythons = {"this": sys.executable}
     if options.baseline:
@@ -136,7 +144,10 @@ def main() -> None:
                 path = Path(scratch) / f"{shape}-{size}.ini"
                 path.write_bytes(SHAPES[shape](size * MIB))
                 for work in options.work:
-                    cells = [measure(python, path, work, section, key, options.timeout) for python in pythons.values()]
+                    cells = [
+                        measure(python, path, work, section, key, options.timeout, options.repeat)
+                        for python in pythons.values()
+                    ]
                     print(f"| {shape} | {size} | {work} | " + " | ".join(cells) + " |", flush=True)
                 path.unlink()
 

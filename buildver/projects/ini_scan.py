@@ -498,8 +498,13 @@ class _EnginePatterns:
         # first character), and the section's own plain headers
         first = _first_chars(key, r"\[ \t\v\f~+.\-!@*")
         plain = r'[^"|\\{\r\n/]*+(?:/(?!/)[^"|\\{\r\n/]*+)*+'
-        others = rf'(?:[^"|\\{{\r\n/{first}][^"|\\{{\r\n/]*+(?:[\r\n|]++|\Z))++'
-        any_line = r'(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        letters = _first_chars(key, "")
+        # and in bulk, lines (and their '|' parts) up to the last separator before a character that may matter
+        others = (
+            rf'[^"\\{{/\[{letters}]*[\r\n|]'
+            rf'|(?:[^"|\\{{\r\n/{first}][^"|\\{{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        )
+        any_line = r'[^"\\{/\[]*[\r\n|]|(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
         plain_header = r'\[[^"|\\{\r\n/\]]*+\](?:[\r\n|]++|\Z)'
         own_headers = rf"(?:\[{name}\](?:[\r\n|]++|\Z))++"
         out_blocks = rf"(?:(?!{header_s}){header}[\r\n|]*+(?:{any_line}|(?!{header}){line})*+)++(?={header_s}|\Z)"
@@ -674,8 +679,9 @@ class _UbtPatterns:
         header = r"(?=[ \t]*+\[)"
         line = rf"(?:{_ULL}){_UBR}?"  # a line and its line break (a blank line is an empty one)
         first = _first_chars(key, r"\[ \t+\-!")
-        others = rf"(?:[^\r\n\\{first}][^\r\n\\]*+(?:{_UBR}|\Z))++"
-        any_line = rf"(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
+        letters = _first_chars(key, "")
+        others = rf"[^\\\[{letters}]*[\r\n]|(?:[^\r\n\\{first}][^\r\n\\]*+(?:{_UBR}|\Z))++"
+        any_line = rf"[^\\\[]*[\r\n]|(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
         own_headers = rf"(?:\[{name}\](?:{_UBR}|\Z))++"
         out_blocks = rf"(?:(?!{header_s}){header}{line}(?:{any_line}|(?!{header}){line})*+)++(?={header_s}|\Z)"
         in_blocks = (
@@ -781,13 +787,14 @@ class _HeaderPatterns:
         self.engine_skip = re.compile(rf"(?:{bulk}|{any_line}|(?!{header}){_LL}[\r\n|]*+)*+")
         # a header and the lines of its section, repeated alike ('[S]', 'x=1', '[S]', 'x=1', ...) as one run
         self.engine_run = re.compile(
-            rf"(?P<unit>(?P<line>{header})(?:[\r\n|]++|\Z)(?:(?!{header}){_LL}(?:[\r\n|]++|\Z))*+)(?:(?P=unit))*+"
+            rf"(?P<unit>(?P<line>{header})(?:[\r\n|]++|\Z)(?:{bulk}|(?!{header}){_LL}(?:[\r\n|]++|\Z))*+)"
+            rf"(?:(?P=unit))*+"
         )
         ubt_any = rf"(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
-        self.ubt_skip = re.compile(rf"(?:{ubt_any}|(?![ \t]*+\[)(?:{_ULL}){_UBR}?)*+")
+        self.ubt_skip = re.compile(rf"(?:[^\\\[]*[\r\n]|{ubt_any}|(?![ \t]*+\[)(?:{_ULL}){_UBR}?)*+")
         self.ubt_run = re.compile(
-            rf"(?P<unit>(?P<line>[ \t]*+\[(?:{_ULL}))(?:{_UBR}|\Z)(?:(?![ \t]*+\[)(?:{_ULL})(?:{_UBR}|\Z))*+)"
-            rf"(?:(?P=unit))*+"
+            rf"(?P<unit>(?P<line>[ \t]*+\[(?:{_ULL}))(?:{_UBR}|\Z)"
+            rf"(?:[^\\\[]*[\r\n]|(?![ \t]*+\[)(?:{_ULL})(?:{_UBR}|\Z))*+)(?:(?P=unit))*+"
         )
 
 
@@ -861,7 +868,7 @@ class _AcrossPatterns:
 
     def __init__(self) -> None:
         self.engine = re.compile(rf'(?:[^"\\{{/]*[\r\n|][\r\n|]*+|{_LL}[\r\n|]++)*+')
-        self.ubt = re.compile(rf"(?:(?:[^\r\n\\ \t\[][^\r\n\\]*+{_UBR})++|(?![ \t]*+\[)(?:{_ULL}){_UBR})*+")
+        self.ubt = re.compile(rf"(?:[^\\\[]*[\r\n]|(?![ \t]*+\[)(?:{_ULL}){_UBR})*+")
 
 
 @functools.cache
@@ -907,8 +914,10 @@ def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -
     read from ``start`` (a line's start), where the section is open or not."""
     before = _across_patterns().ubt
     position = start
+    line_start = max(text.rfind("\r", start, at), text.rfind("\n", start, at)) + 1  # of the line holding `at`
     while True:
-        position = _reach(before, text, position, at)
+        # the lines up to the one holding `at` (a greedy run to `at` itself would walk back over a long line)
+        position = _reach(before, text, position, max(position, line_start))
         if position >= at and text[at : at + 1] in ("\r", "\n", ""):
             return Across(None, min(position, at), open_section)
         end = _reach(_patterns().ubt_line, text, position)
