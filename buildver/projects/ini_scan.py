@@ -8,13 +8,16 @@ patterns, for three jobs:
 - the lines of one key in one section (``engine_key_runs``, ``ubt_key_runs``): the other lines are skipped in bulk
   by one pattern, and the key's own lines come as runs (identical lines as one run with a count, plain lines in
   chunks read by ``findall``), so that a file of millions of the key's lines costs a few Python steps;
-- the lines a writer needs around one place (``engine_line_at``, ``ubt_line_at``, the headers of a section).
+- what a writer needs: the headers (``engine_headers``, ``ubt_headers``) and the line that holds or runs across one
+  place (``engine_line_across``, ``ubt_line_across``).
 
 Two limits of Python's ``re`` shape every pattern here. A loop over a group is possessive (``*+``) and captures
 nothing inside it: greedy and lazy loops over groups keep one backtracking entry per turn (1.4 GB for 4 million
 short lines), and captures inside possessive loops give wrong spans on CPython 3.11 ("The span of capturing group
-is wrong"). So the state a loop would have to remember (the section) is carried by choosing between two loops, one
-for inside the asked section and one for outside it.
+is wrong", seen on 3.11.7). So the state a loop would have to remember (the section) is carried by choosing between
+two loops, one for inside the asked section and one for outside it. Stretches of lines that cannot matter are
+taken by a greedy run of one character class up to the last separator before a character that may (the run backs
+off in C, keeping nothing a character).
 
 Names are matched exactly as ``str.lower`` compares them: a letter is ``[aA]``, and ``k`` also takes the Kelvin
 sign (U+212A), the only other character whose ``lower()`` is an ASCII letter. Only names of plain ASCII characters
