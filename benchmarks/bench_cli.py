@@ -1,8 +1,10 @@
-"""Issue 13 benchmarks: what ``--version``, ``--help``, shell completion and colour cost at start-up.
+"""Issue 13 benchmarks: what ``--version``, ``--help``, shell completion and colour cost at start-up; issue 33: the
+start-up of the commands that gained ``--format`` (their help builds every option, as a run does).
 
 Each command is timed side by side (interleaved) with ``python -c pass``, ``import typer`` and ``buildver show
 --json``; with ``--baseline REF`` (a git revision, e.g. ``main``), that revision is installed in a second
-environment and its ``show --json`` is timed in the same run, so that a change's cost is measured, not guessed.
+environment and its ``show --json`` and the ``--help`` of ``guard``, ``assets scan`` and ``project check`` are timed
+in the same run, so that a change's cost is measured, not guessed.
 
 Run from the repository root: ``python benchmarks/bench_cli.py [--baseline main]``.
 """
@@ -20,6 +22,8 @@ from collections.abc import Sequence
 from _timing import ROOT, installed, wall_times
 
 BASELINE_VENV = ROOT / ".bench-venv-baseline"
+FORMAT_COMMANDS = (("guard",), ("assets", "scan"), ("project", "check"))
+"""The commands that print reports for CI (``--format``)."""
 VERSION_FILE = ROOT / "Build" / "Build.version"
 
 
@@ -56,17 +60,23 @@ def main() -> None:
         "buildver --help": (executable, "--help"),
         "completion of 'buildver sh'": complete,
     }
+    compared = {
+        "buildver show --json": ("show", "--json", "-f", str(VERSION_FILE)),
+        **{f"buildver {' '.join(words)} --help": (*words, "--help") for words in FORMAT_COMMANDS},
+    }
+    commands |= {name: (executable, *arguments) for name, arguments in compared.items()}
     if options.baseline:
         baseline = install_baseline(options.baseline)
-        commands[f"{options.baseline}: buildver show --json"] = (baseline, "show", "--json", "-f", str(VERSION_FILE))
+        commands |= {f"{options.baseline}: {name}": (baseline, *arguments) for name, arguments in compared.items()}
     medians = wall_times(commands, runs=options.runs, cwd=ROOT)
     base = medians["python -c pass"]
     print(f"Python {sys.version.split()[0]}, medians of {options.runs} interleaved runs")
     for name, median in medians.items():
         print(f"{name:<40} {median * 1000:7.1f} ms   {median / base:5.2f}x python -c pass")
     if options.baseline:
-        ratio = medians["buildver show --json"] / medians[f"{options.baseline}: buildver show --json"]
-        print(f"{'show --json, this checkout / baseline':<40} {ratio:7.3f}")
+        for name in compared:
+            ratio = medians[name] / medians[f"{options.baseline}: {name}"]
+            print(f"{name.removeprefix('buildver ') + ', this checkout / baseline':<40} {ratio:7.3f}")
 
 
 if __name__ == "__main__":

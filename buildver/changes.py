@@ -68,8 +68,8 @@ class FileChange(NamedTuple):
             return ""
         import difflib  # only --dry-run and the checks show diffs
 
-        old_lines = [] if self.old is None else _text(self.old).splitlines(keepends=True)
-        new_lines = _text(self.new).splitlines(keepends=True)
+        old_lines = [] if self.old is None else _lines(_text(self.old))
+        new_lines = _lines(_text(self.new))
         lines = list(
             difflib.unified_diff(
                 old_lines,
@@ -79,8 +79,18 @@ class FileChange(NamedTuple):
                 tofile=printable(_diff_name("b", self.path)),
             )
         )
-        # Unreal writes Build.version without a final newline; say so the way git does.
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+        # Unreal writes Build.version without a final newline; say so the way git does. Every line is shown as
+        # printable shows a value (tabs kept; a CRLF line keeps its end): a file's own line holding an escape
+        # sequence, or a context line " ::add-mask::..." (GitHub's runner trims the space), must not reach the
+        # terminal or the runner as it is.
+        shown = []
+        for line in lines:
+            body = line.removesuffix("\n")
+            end = line[len(body) :]
+            if end and body.endswith("\r"):
+                body, end = body[:-1], "\r\n"
+            shown.append(printable(body, tabs=True) + (end or "\n\\ No newline at end of file\n"))
+        return "".join(shown)
 
 
 class JournalProject(NamedTuple):
@@ -134,6 +144,13 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, each with its ``\\n``: split there only, so that any other line-breaking character
+    (a lone CR, a form feed, U+2028) stays in its line and is shown escaped."""
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+
+
 def apply_changes(
     changes: Sequence[FileChange],
     *,
@@ -158,6 +175,9 @@ def apply_changes(
     """
     pending = [change for change in changes if change.changed]
     modes = [_check_target(change, force) for change in pending]
+    # One random part names every file this run makes (temporaries, backups, the journal's temporary file): a
+    # Ctrl-C handled as a creating call returns, before its name reaches this function, still finds them.
+    token = _random_name()
     temps: list[Path] = []
     backups: list[Path | None] = []
     replaced: list[int] = []
@@ -165,12 +185,13 @@ def apply_changes(
     syncing: Path | None = None
     try:
         for change, mode in zip(pending, modes, strict=True):
-            temps.append(_write_temp(change.path, change.new, mode))
+            temps.append(_write_temp(change.path, change.new, mode, token))
         for change in pending:
-            backups.append(_link_backup(change.path) if change.old is not None else None)
+            backups.append(_link_backup(change.path, token) if change.old is not None else None)
         if journal is not None and len(pending) > 1:
-            _write_journal(journal, pending, temps, backups, project)
+            _write_journal(journal, pending, temps, backups, project, token)
             journaled = True  # from here on, a killed run is finished or undone by the next one
+            _fsync_folder(journal.parent)  # failing, the journal is voided with the rest: nothing was renamed
         for index, (change, temp, mode) in enumerate(zip(pending, temps, modes, strict=True)):
             if os.name == "nt" and change.old is not None and force:
                 os.chmod(change.path, mode)  # Windows refuses to replace a read-only file
@@ -211,11 +232,17 @@ def apply_changes(
         # An interrupt (Ctrl-C) before the journal: nothing was renamed, remove what was made. After it, the
         # temporary files and backups are the next run's to finish or undo with.
         if not journaled:
-            _remove_files([*temps, *_present(backups)])
+            folders = {change.path.parent for change in pending} | ({journal.parent} if journal else set())
+            _remove_files([*temps, *_present(backups), *_made_by(token, folders)])
         raise
     # Written and durable. The journal goes first: a journal whose backups are gone still recovers (every rename
     # is done, so the next run just removes it); no fsync after this, for the same reason.
-    left = _remove_files([*([journal] if journal and journaled else []), *_present(backups)])
+    tidy = [*([journal] if journal and journaled else []), *_present(backups)]
+    try:
+        left = _remove_files(tidy)
+    except BaseException:  # Ctrl-C: the write is done; finish tidying (a second one is ignored), then stop
+        _remove_files(tidy)
+        raise
     if left:
         import warnings
 
@@ -293,7 +320,9 @@ def _write_journal(
     temps: Sequence[Path],
     backups: Sequence[Path | None],
     project: JournalProject | None,
+    token: str,
 ) -> None:
+    """Write the journal atomically (complete or absent); the caller makes its rename durable."""
     scope = _project_scope(journal, project) or _default_scope(journal)
     entries = [
         {
@@ -312,14 +341,13 @@ def _write_journal(
     document: dict[str, object] = {"buildver-journal": JOURNAL_VERSION, "entries": entries}
     if scope.recorded is not None:
         document = {"buildver-journal": PROJECT_JOURNAL_VERSION, "root": scope.recorded, "entries": entries}
-    temp = _write_temp(journal, json.dumps(document).encode(), 0o644)
+    temp = _write_temp(journal, json.dumps(document).encode(), 0o644, token)
     try:
         os.replace(temp, journal)
     except OSError as exc:
         with contextlib.suppress(OSError):
             temp.unlink()  # else apply_changes names it among what is left
         raise OSError(exc.errno, exc.strerror, str(journal)) from exc
-    _fsync_folder(journal.parent)
 
 
 class _Scope(NamedTuple):
@@ -774,10 +802,10 @@ def _umask() -> int:
     return mask
 
 
-def _write_temp(target: Path, data: bytes, mode: int) -> Path:
+def _write_temp(target: Path, data: bytes, mode: int, token: str | None = None) -> Path:
     # A random name and O_EXCL: nothing planted in the folder (a symlink, a guessed name) is followed or reused.
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    temp = target.with_name(f".{target.name}.{_random_name()}{TEMP_SUFFIX}")
+    temp = target.with_name(f".{target.name}.{token or _random_name()}{TEMP_SUFFIX}")
     descriptor = os.open(temp, flags | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(descriptor, "wb") as stream:
@@ -795,10 +823,20 @@ def _write_temp(target: Path, data: bytes, mode: int) -> Path:
     return temp
 
 
-def _link_backup(target: Path) -> Path:
-    backup = target.with_name(f".{target.name}.{_random_name()}.backup{TEMP_SUFFIX}")
+def _link_backup(target: Path, token: str) -> Path:
+    backup = target.with_name(f".{target.name}.{token}.backup{TEMP_SUFFIX}")
     os.link(target, backup)
     return backup
+
+
+def _made_by(token: str, folders: Collection[Path]) -> list[Path]:
+    """The files of ``folders`` named with this run's ``token``: what it made, found by name."""
+    mark = f".{token}."
+    found = []
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            found += [folder / name for name in os.listdir(folder) if mark in name and name.endswith(TEMP_SUFFIX)]
+    return found
 
 
 def _roll_back(

@@ -39,6 +39,10 @@ class NoVersionFileError(VersionFileError):
     """No file given, none configured, and no Build.version found from the folder up to the repository root."""
 
 
+class VersionBackwardsError(BuildverError):
+    """A version that would go backwards (``bump --set`` to an older release); nothing was written (exit 1)."""
+
+
 class ConfigError(BuildverError):
     """A ``[tool.buildver]`` setting that is invalid; the message names the file and the key."""
 

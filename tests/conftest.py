@@ -40,6 +40,7 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))  # the version tables read from engine trees
     for name, value in GIT_IDENTITY.items():
         monkeypatch.setenv(name, value)
     # Child processes (`python -m buildver`) run the installed buildver too, never the source folder of the current

@@ -9,7 +9,6 @@ text at each start (about 5 ms for update-local); real annotation objects are re
 
 import sys
 import warnings
-from pathlib import Path
 from typing import Annotated, TextIO
 
 import typer
@@ -21,14 +20,6 @@ from buildver.cli.common import (
 )
 from buildver.errors import BuildverError
 
-
-def guard_command(files: Annotated[list[Path] | None, typer.Argument(show_default=False)] = None) -> None:
-    """Check staged Build.version, header, packages and .modules manifests (the pre-commit hook)."""
-    from buildver.cli.guard import guard
-
-    guard(files)
-
-
 # Each command's module is imported only when that command runs: typer builds every option of a module's
 # commands when it is imported, and build machines and pre-commit start buildver on every build and commit.
 _COMMANDS = {
@@ -38,9 +29,10 @@ _COMMANDS = {
     "update-local": "buildver.cli.update:update_local",
     "header": "buildver.cli.update:header_command",
     "init": "buildver.cli.init:init",
+    "bump": "buildver.cli.bump:bump",
     "engine": "buildver.cli.engine:engine",
     "engines": "buildver.cli.engine:engines",
-    "guard": "buildver.cli.app:guard_command",
+    "guard": "buildver.cli.guard:guard",
 }
 _ENGINE_ACTIONS = ("register", "switch")
 """Sub-commands of ``engine`` beside its positional PROJECT: ``engine register``, ``engine switch``."""

@@ -15,13 +15,27 @@ from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
-from buildver.cli.common import AgainstOption, FileOption, Palette, json_text, judging_engine, new_app, palette
+from buildver.cli.common import (
+    SCHEMA_VERSIONS,
+    AgainstOption,
+    FileOption,
+    FormatOption,
+    Palette,
+    ReportFormat,
+    choose_format,
+    json_text,
+    judging_engine,
+    judging_tables,
+    new_app,
+    palette,
+)
 from buildver.text import printable
 from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
+    from buildver.cli.report_formats import ReportWriter
     from buildver.packages.verdicts import ScanResult, ScanStatus
     from buildver.projects.place import PlaceEngine
 
@@ -40,7 +54,10 @@ def scan_command(
     ],
     against: AgainstOption = None,
     file: FileOption = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON array, one object per file.")] = False,
+    output_format: FormatOption = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON document, an object per file (as --format json).")
+    ] = False,
     jobs: Annotated[
         int | None,
         typer.Option(
@@ -65,11 +82,18 @@ def scan_command(
     """Check every package against the current engine; exit 1 when any is newer-engine, corrupt or a Git LFS
     pointer (unless --allow-lfs-pointers)."""
     from buildver.packages.scanning import reader_description, scan_shared
+    from buildver.projects.place import find_place
     from buildver.versions.config import load_config
+
+    chosen = choose_format(json_output, output_format)
 
     # The engine of the place the first path is in: in a game, the project's engine, never the game's own version.
     # The settings are read even with --against: a bad configuration is refused whatever the command needs.
-    engine = judging_engine(paths[0], file, against, config=load_config())
+    place = None if against is not None or file is not None else find_place(paths[0], config=load_config())
+    engine = judging_engine(
+        paths[0], file, against, config=load_config() if place is None else place.config, place=place
+    )
+    tables = judging_tables(place, engine, paths[0])
     engine_version = engine.package_judge
     assert engine_version is not None  # judging_engine raises when none is known
     paths = _distinct(paths)
@@ -78,8 +102,14 @@ def scan_command(
     interactive = sys.stdout.isatty() and sys.stderr.isatty()
     progress = _Progress(sys.stderr) if interactive else None
     heading = engine.describe() if engine.release_only else str(engine_version)
-    output = _JsonOutput(sys.stdout) if json_output else _TableOutput(sys.stdout, heading, palette(sys.stdout))
-    results = scan_shared(paths, engine_version, jobs=jobs)
+    output: _Output
+    if chosen is ReportFormat.JSON:
+        output = _JsonOutput(sys.stdout, engine)
+    elif chosen is ReportFormat.TEXT:
+        output = _TableOutput(sys.stdout, heading, palette(sys.stdout))
+    else:
+        output = _ReportOutput(chosen, allow_lfs_pointers)
+    results = scan_shared(paths, engine_version, jobs=jobs, tables=tables)
     counts = _print_results(_in_words(results, engine) if engine.release_only else results, output, progress)
     failures = [status for status in counts if status.is_failure]
     if allow_lfs_pointers:
@@ -119,7 +149,7 @@ def _distinct(paths: list[Path]) -> list[Path]:
 
 
 def _print_results(
-    results: Iterable[tuple[str, ScanResult]], output: _JsonOutput | _TableOutput, progress: _Progress | None
+    results: Iterable[tuple[str, ScanResult]], output: _Output, progress: _Progress | None
 ) -> Counter[ScanStatus]:
     """Write each result as it comes (between redraws of the progress bar); the count of each status."""
     counts: Counter[ScanStatus] = Counter()
@@ -166,21 +196,26 @@ _SHARED_TEXTS_LIMIT = 4096
 
 
 class _JsonOutput:
-    """One JSON array, written as the results come so that nothing is held in memory.
+    """One JSON document: ``schema_version``, the engine, an object per package (written as the results come, so
+    that nothing is held in memory), then the counts.
 
     A result shared by many packages (the same header: ``scan_shared``) is formatted once; each of its packages
     then costs only its path's encoding. The text is kept with the result itself, so that the result's ``id``
     cannot be reused by another object while the text is kept.
     """
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, engine: PlaceEngine) -> None:
+        import json
+
         self.stream = stream
-        self.pending: list[str] = []
+        # schema_version first, as print_json writes every other document.
+        head = {"schema_version": SCHEMA_VERSIONS["assets-scan"], "engine": engine.to_json()}
+        self.pending: list[str] = [json.dumps(head, indent=2, ensure_ascii=False)[:-2] + ',\n  "packages": [']
         self.first = True
         self.shared: dict[int, tuple[ScanResult, str]] = {}
 
     def add(self, path: str, result: ScanResult) -> None:
-        separator = "[\n  " if self.first else ",\n  "
+        separator = "\n    " if self.first else ",\n    "
         self.first = False
         if result.path:
             self.pending.append(separator + json_object(result))
@@ -198,8 +233,12 @@ class _JsonOutput:
         self.pending.clear()
 
     def close(self, counts: Counter[ScanStatus]) -> None:
+        import json
+
+        ordered = {str(status): counts[status] for status in _statuses() if counts[status]}
+        end = "]" if self.first else "\n  ]"
+        self.pending.append(f'{end},\n  "counts": {json.dumps(ordered)}\n}}\n')
         self.flush()
-        self.stream.write("[]\n" if self.first else "\n]\n")
 
 
 class _TableOutput:
@@ -237,15 +276,55 @@ class _TableOutput:
         self.pending.clear()
 
     def close(self, counts: Counter[ScanStatus]) -> None:
+        self.pending.append(_counts_line(counts) + "\n")
+        self.flush()
+
+
+def _statuses() -> list[ScanStatus]:
+    from buildver.packages.verdicts import ScanStatus
+
+    return list(ScanStatus)
+
+
+def _counts_line(counts: Counter[ScanStatus]) -> str:
+    """The closing line: how many files, and how many of each status (none: "no packages found")."""
+    total = sum(counts.values())
+    if not total:
+        return "no packages found"
+    parts = ", ".join(f"{counts[status]} {status}" for status in _statuses() if counts[status])
+    return f"{total} file{'s' if total != 1 else ''}: {parts}"
+
+
+class _ReportOutput:
+    """A CI report (``buildver.cli.report_formats``): a failure per package that fails the scan, a warning per
+    package to look at, a passed test per package this engine loads."""
+
+    def __init__(self, chosen: ReportFormat, allow_lfs_pointers: bool) -> None:
+        from buildver.cli.report_formats import Level, Report, open_report
         from buildver.packages.verdicts import ScanStatus
 
-        total = sum(counts.values())
-        if total:
-            parts = ", ".join(f"{counts[status]} {status}" for status in ScanStatus if counts[status])
-            self.pending.append(f"{total} file{'s' if total != 1 else ''}: {parts}\n")
-        else:
-            self.pending.append("no packages found\n")
-        self.flush()
+        # What fails the scan fails its test; any other status but ok is worth a look.
+        self.levels = {
+            status: Level.PASS if status is ScanStatus.OK else Level.ERROR if status.is_failure else Level.WARNING
+            for status in ScanStatus
+        }
+        if allow_lfs_pointers:
+            self.levels[ScanStatus.LFS_POINTER] = Level.WARNING
+        rules = {str(status): status.description for status in ScanStatus if status is not ScanStatus.OK}
+        self.writer: ReportWriter = open_report(chosen, Report("assets scan", rules, Path.cwd()))
+        self.pending: list[str] = []  # the writer writes each entry as it comes
+
+    def add(self, path: str, result: ScanResult) -> None:
+        from buildver.cli.report_formats import Entry
+
+        status = result.status
+        self.writer.add(Entry(path, self.levels[status], str(status), result.error or status.description))
+
+    def flush(self) -> None:
+        pass
+
+    def close(self, counts: Counter[ScanStatus]) -> None:
+        self.writer.close(_counts_line(counts))
 
 
 class _Progress:
@@ -259,7 +338,7 @@ class _Progress:
         self.next_draw = self.start + PROGRESS_AFTER_SECONDS
         self.shown = False
 
-    def advance(self, output: _JsonOutput | _TableOutput) -> None:
+    def advance(self, output: _Output) -> None:
         self.done += 1
         now = time.monotonic()
         if now < self.next_draw and len(output.pending) < 1000:
@@ -283,3 +362,6 @@ class _Progress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self.shown = False
+
+
+_Output = _JsonOutput | _TableOutput | _ReportOutput

@@ -7,9 +7,11 @@ the main app that registers them.
 
 from __future__ import annotations
 
+import enum
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NamedTuple, TextIO
 
@@ -18,15 +20,20 @@ import typer
 from buildver.versions.engine_version import EngineVersion
 
 if TYPE_CHECKING:
+    from buildver.packages.tree_tables import VersionTables
     from buildver.projects.place import Place, PlaceEngine
     from buildver.versions.config import Config
 
 __all__ = [
+    "SCHEMA_VERSIONS",
     "AgainstEngine",
     "AgainstOption",
     "FileOption",
+    "FormatOption",
     "JsonFlag",
     "Palette",
+    "ReportFormat",
+    "choose_format",
     "colour_diff",
     "echo",
     "json_text",
@@ -73,6 +80,35 @@ FileOption = Annotated[
     ),
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print one JSON document.")]
+
+
+class ReportFormat(enum.Enum):
+    """``--format`` of ``guard``, ``assets scan`` and ``project check`` (``buildver.cli.report_formats`` writes the
+    CI formats)."""
+
+    TEXT = "text"
+    JSON = "json"
+    GITHUB = "github"
+    JUNIT = "junit"
+    SARIF = "sarif"
+
+
+FormatOption = Annotated[
+    ReportFormat | None,
+    typer.Option(
+        "--format",
+        help="text: for people (the default); json: one JSON document (as --json); github: GitHub Actions "
+        "annotations on each file and line; junit: JUnit XML; sarif: SARIF 2.1.0.",
+        show_default=False,
+    ),
+]
+
+
+def choose_format(json_flag: bool, given: ReportFormat | None) -> ReportFormat:
+    """The format asked for: ``--json`` is ``--format json``; the two naming different formats is a usage error."""
+    if json_flag and given is not None and given is not ReportFormat.JSON:
+        raise typer.BadParameter(f"--json and --format {given.value} disagree", param_hint="'--format'")
+    return ReportFormat.JSON if json_flag else given or ReportFormat.TEXT
 
 
 def parse_version(text: str) -> EngineVersion:
@@ -142,28 +178,67 @@ def judging_engine(
     return engine
 
 
-def print_json(document: object) -> None:
-    """Print one JSON document (2-space indent, UTF-8 kept) on stdout; see :func:`json_text` for names that are
-    not UTF-8."""
+def judging_tables(place: Place | None, engine: PlaceEngine, start: Path) -> VersionTables | None:
+    """The version tables ``engine`` judges packages by (``buildver.projects.engine_tables``): ``place`` is the
+    place found from ``start`` (None with ``--against`` or ``--file``: then the engine alone decides)."""
+    from buildver.projects.engine_tables import place_tables
+    from buildver.projects.place import Place, PlaceKind
+
+    if place is None:
+        place = Place(PlaceKind.OTHER, Path(os.path.abspath(start)))
+    return place_tables(place, engine)
+
+
+SCHEMA_VERSIONS: dict[str, int] = {
+    "show": 1,
+    "compare": 1,
+    "compatible": 1,
+    "update-local": 1,
+    "bump": 1,
+    "engine": 1,
+    "engine-versions": 1,
+    "engines": 1,
+    "engine-register": 1,
+    "engine-switch": 1,
+    "data-inspect": 1,
+    "project-check": 1,
+    "assets-scan": 1,
+    "guard": 1,
+}
+"""Each ``--json`` document's name (its schema's file name in ``buildver.cli.schemas``) and its ``schema_version``:
+the one place the number is written (``docs/json-schemas.md`` says when it changes)."""
+
+
+def print_json(document: Mapping[str, object], schema: str) -> None:
+    """Print one JSON document (2-space indent, UTF-8 kept) on stdout, ``schema_version`` first: the version of the
+    document named ``schema``, whose JSON Schema ships with buildver (``buildver.cli.schemas``); see
+    :func:`json_text` for names that are not UTF-8."""
     import json
 
-    sys.stdout.write(json_text(json.dumps(document, indent=2, ensure_ascii=False)) + "\n")
+    versioned = {"schema_version": SCHEMA_VERSIONS[schema], **document}
+    sys.stdout.write(json_text(json.dumps(versioned, indent=2, ensure_ascii=False)) + "\n")
 
 
 def json_text(text: str) -> str:
-    """JSON text as every ``--json`` document writes it: UTF-8 kept, and each lone surrogate escaped (``\\udcff``).
+    """JSON text as every ``--json`` document writes it: UTF-8 kept, and each lone surrogate escaped (``\\udcff``),
+    and so are DEL and the C1 controls (``\\u009b``), which JSON leaves raw (it escapes C0 controls only).
 
     A file or folder name that is not UTF-8 reaches Python with each byte that is not as a lone surrogate
     (``os.fsdecode``: the byte 0xff is U+DCFF), which no UTF-8 output can hold: written raw, the document was
     not UTF-8 and ``json.loads`` refused it. As the JSON escape ``\\udcff`` it is ASCII, every JSON reader
     accepts it, and Python's ``os.fsencode(json.loads(...))`` gives the name's bytes back (docs/command-line.md).
+    U+009B is CSI to a terminal (ESC [): raw, a name holding it drove the terminal a document was printed on.
+    ``##[`` (GitHub's older workflow command, read anywhere in a line of a CI log) is written ``#\\u0023[``.
+    All occur only inside JSON strings, where the escape reads back as the same character.
     """
-    if text.isascii() or _SURROGATE.search(text) is None:
+    if "##[" in text:
+        text = text.replace("##[", "#\\u0023[")
+    if (text.isascii() and "\x7f" not in text) or _ESCAPED.search(text) is None:
         return text
-    return _SURROGATE.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
+    return _ESCAPED.sub(lambda match: f"\\u{ord(match[0]):04x}", text)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED = re.compile("[\x7f-\x9f\ud800-\udfff]")
 
 
 # -- colour -----------------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ def compare(first: FirstVersion, second: SecondVersion, json_output: JsonFlag = 
 
     comparison = compare_versions(first, second)
     if json_output:
-        print_json(comparison.to_json())
+        print_json(comparison.to_json(), "compare")
     else:
         echo(comparison.sentence())
     raise typer.Exit(COMPARE_EXIT_CODES[comparison.newer])
@@ -55,7 +55,7 @@ def compatible(first: FirstVersion, second: SecondVersion, json_output: JsonFlag
 
     compatibility = check_compatibility(first, second)
     if json_output:
-        print_json(compatibility.to_json())
+        print_json(compatibility.to_json(), "compatible")
     else:
         echo(compatibility.sentence())  # a result either way: stdout; the exit code tells the two apart
     if not compatibility.compatible:

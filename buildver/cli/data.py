@@ -73,7 +73,7 @@ def inspect_command(
         else:
             echo(f"{path}: {_describe(versions, schema)}")
     if json_output:
-        print_json(report)
+        print_json({"documents": report}, "data-inspect")
     if exit_code:
         raise typer.Exit(exit_code)
 

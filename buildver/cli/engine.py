@@ -29,12 +29,24 @@ def engine(
         ),
     ] = Path("."),
     json_output: JsonFlag = False,
+    versions: Annotated[
+        bool,
+        typer.Option(
+            "--versions",
+            help="Print the version tables packages are judged by here: object versions, and each custom version "
+            "with its GUID, name, latest version and the file and line that registers it.",
+        ),
+    ] = False,
 ) -> None:
     """Which engine the project's EngineAssociation names, how Unreal resolves it, and its Build.version.
 
     Also: buildver engine register FOLDER, buildver engine switch [PROJECT] ASSOCIATION (each takes --help).
     """
     from buildver.errors import BuildverError, EngineLookupError
+
+    if versions:
+        _print_versions(path, json_output)
+        return
     from buildver.projects.engine import project_engine
     from buildver.versions.build_version import load_build_version
 
@@ -56,7 +68,7 @@ def engine(
     version_file = load_build_version(found.version_file) if found.version_file.is_file() else None
     version = None if version_file is None else str(version_file.record.engine_version)
     if json_output:
-        print_json({**found.to_json(), "engine_version": version})
+        print_json({**found.to_json(), "engine_version": version}, "engine")
         return
     association = found.association or "(none)"
     echo(f"project: {found.project}")
@@ -67,13 +79,52 @@ def engine(
     echo(f"build version: {found.version_file} ({shown})")
 
 
+def _print_versions(path: Path, json_output: bool) -> None:
+    """``engine --versions``: the tables of the place ``path`` is in."""
+    from buildver.errors import EngineLookupError
+    from buildver.projects.engine_tables import tables_here
+
+    found, tables = tables_here(path)
+    if found.version is None:
+        raise EngineLookupError(found.missing or f"{path}: no engine is known here")
+    if tables is None:
+        raise EngineLookupError(
+            f"{path}: buildver has no tables of {found.describe()}: no ObjectVersion.h in its tree, and no shipped "
+            "tables of that release (or a licensee's build without its sources)"
+        )
+    if json_output:
+        print_json({"engine": found.to_json(), **tables.to_json()}, "engine-versions")
+        return
+    echo(f"engine: {found.describe()}")
+    echo(f"tables: {tables.source}")
+    limits = tables.object_versions
+    if limits is None:
+        echo("object versions: not known")
+    else:
+        legacy = "not known" if limits.legacy_file_version is None else str(limits.legacy_file_version)
+        echo(
+            f"object versions: UE4 {limits.file_version_ue4}, UE5 {limits.file_version_ue5}, licensee "
+            f"{limits.file_version_licensee}, LegacyFileVersion {legacy} ({limits.where})"
+        )
+    echo(f"custom versions: {len(tables.custom_versions)}")
+    for entry in tables.custom_versions.values():
+        module = f" [{entry.module}]" if entry.module else ""
+        echo(f"  {entry.guid} {entry.name} {entry.version}{module} {entry.where}")
+    for guid, why in tables.undecided.items():
+        echo(f"undecided: {guid}: {why}")
+    for problem in tables.problems:
+        echo(f"not resolved: {problem}")
+    for note in tables.notes:
+        echo(f"left out: {note}")
+
+
 def engines(json_output: JsonFlag = False) -> None:
     """This machine's engines, as UnrealVersionSelector lists them: launcher installs, then registered source builds."""
     from buildver.projects.machine_engines import machine_engines
 
     listed, looked = machine_engines()
     if json_output:
-        print_json({"looked_in": looked, "engines": [engine.to_json() for engine in listed]})
+        print_json({"looked_in": looked, "engines": [engine.to_json() for engine in listed]}, "engines")
         return
     for engine in listed:
         shown = engine.version if engine.version is not None else f"no version: {engine.problem}"
@@ -107,11 +158,11 @@ def register_command(
     from buildver.projects.machine_engines import register_engine
 
     registration = register_engine(folder, dry_run=dry_run)
+    if json_output:  # one JSON document on stdout, the diff left out (as update-local --dry-run --json does)
+        print_json({**registration.to_json(), "written": not dry_run and not registration.existing}, "engine-register")
+        return
     if dry_run and registration.change is not None:
         sys.stdout.write(colour_diff(registration.change.diff(), palette(sys.stdout)))
-    if json_output:
-        print_json({**registration.to_json(), "written": not dry_run and not registration.existing})
-        return
     if registration.existing:
         echo(f"{registration.identifier}: already registered ({registration.where})")
         return
@@ -150,11 +201,11 @@ def switch_command(
     switch = switch_engine(_game_project(path), association, force=force, dry_run=dry_run)
     if switch.problem:
         print_warning(f"{switch.problem.split('; install it')[0]}; written anyway (--force)")
-    if dry_run:
+    if dry_run and not json_output:  # --json: one JSON document on stdout, as update-local --dry-run --json
         diff = switch.change.diff()
         sys.stdout.write(colour_diff(diff, palette(sys.stdout)) if diff else "")
     if json_output:
-        print_json({**switch.to_json(), "written": not dry_run and switch.change.changed})
+        print_json({**switch.to_json(), "written": not dry_run and switch.change.changed}, "engine-switch")
     elif not switch.change.changed:
         echo(f"{switch.project}: EngineAssociation is {association!r} already")
     elif not dry_run:

@@ -82,18 +82,10 @@ def interrupted_message() -> str:
 
 
 def crash_report_folder() -> Path:
-    """Where crash reports go: the user's cache folder for buildver (``$XDG_CACHE_HOME/buildver/crash``, else
-    ``~/.cache/buildver/crash``; ``~/Library/Caches/buildver/crash`` on macOS; ``%LOCALAPPDATA%\\buildver\\crash``
-    on Windows)."""
-    if os.name == "nt":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = str(Path.home() / "Library" / "Caches")
-    else:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not os.path.isabs(base):  # the XDG specification: a relative path is invalid, and ignored
-            base = str(Path.home() / ".cache")
-    return Path(base) / "buildver" / "crash"
+    """Where crash reports go: ``crash`` in the user's cache folder for buildver (:mod:`buildver.user_cache`)."""
+    from buildver.user_cache import user_cache_folder
+
+    return user_cache_folder() / "crash"
 
 
 def _git_version() -> str:

@@ -15,7 +15,9 @@ import typer
 from buildver.cli.common import (
     AgainstOption,
     FileOption,
-    JsonFlag,
+    FormatOption,
+    ReportFormat,
+    choose_format,
     judging_engine,
     new_app,
     print_error,
@@ -47,7 +49,8 @@ def check_command(
         bool,
         typer.Option("--engine-plugins", help="Check the engine's own plugins too (Engine/Plugins and extensions)."),
     ] = False,
-    json_output: JsonFlag = False,
+    output_format: FormatOption = None,
+    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON document (as --format json).")] = False,
 ) -> None:
     """Check each .uproject, .uplugin and binaries .modules against this engine build; exit 1 when one is refused.
 
@@ -58,6 +61,7 @@ def check_command(
     from buildver.projects.place import PlaceKind, find_place
     from buildver.projects.verdicts import Status
 
+    chosen = choose_format(json_output, output_format)
     place = None
     if path is None:  # the whole game or plugin the command runs in, not only the folder (Content/ holds none)
         place = find_place(Path("."))
@@ -65,10 +69,12 @@ def check_command(
     engine = judging_engine(path, file, against, place=place)
     engine_build = engine.build
     report = check_project(path, engine_build, engine_plugins=engine_plugins)
-    if json_output:
-        print_json(report.to_json())
-    else:
+    if chosen is ReportFormat.JSON:
+        print_json(report.to_json(), "project-check")
+    elif chosen is ReportFormat.TEXT:
         sys.stdout.write(render_table(report, None if engine.version_file is not None else engine.how))
+    else:
+        _write_report(chosen, report, path)
     for result in report.results:
         if result.status is Status.MALFORMED:
             print_error(f"{printable(result.path)}: {printable(result.reason)}")
@@ -76,6 +82,36 @@ def check_command(
             print_warning(f"{result.path}: {warning}")
     if report.failed:
         raise typer.Exit(1)
+
+
+def _write_report(chosen: ReportFormat, report: ProjectReport, checked: Path) -> None:
+    """The verdicts in a CI format: a failure per file Unreal refuses or cannot read, a warning per file that loads
+    with a warning, converts or leads to another engine, and per warning about a file; a passed test per other."""
+    from buildver.cli.report_formats import Entry, Level, Report, open_report
+    from buildver.projects.verdicts import Status
+
+    rules = {str(status): status.description for status in Status if status is not Status.COMPATIBLE}
+    rules["descriptor-warning"] = "Unreal reads the file without a word, but a reader should know (a repeated key)"
+    writer = open_report(chosen, Report("project check", rules, checked.parent if checked.is_file() else checked))
+    for result in report.results:
+        where = result.location or result.path
+        if result.status is Status.COMPATIBLE:
+            writer.add(Entry(where, Level.PASS, "", ""))
+        else:
+            level = Level.ERROR if result.status.is_failure else Level.WARNING
+            writer.add(Entry(where, level, str(result.status), result.reason))
+        for warning in result.warnings:
+            writer.add(Entry(where, Level.WARNING, "descriptor-warning", warning))
+    writer.close(_counts_line(report))
+
+
+def _counts_line(report: ProjectReport) -> str:
+    """The closing line: how many files were checked, and how many of each status."""
+    counts = report.counts()
+    total = sum(counts.values())
+    if not total:
+        return "nothing to check: no .uproject, .uplugin or binaries .modules found"
+    return f"{total} checked: " + ", ".join(f"{count} {status}" for status, count in counts.items())
 
 
 DECLARED_WIDTH = 26
@@ -104,11 +140,5 @@ def render_table(report: ProjectReport, source: str | None = None) -> str:
         lines.append(row(result.status, result.kind, value, printable(result.path)))
         if result.status is not Status.COMPATIBLE:
             lines.append(f"    {printable(result.reason)}")
-    counts = report.counts()
-    total = sum(counts.values())
-    if total:
-        parts = ", ".join(f"{count} {status}" for status, count in counts.items())
-        lines.append(f"{total} checked: {parts}")
-    else:
-        lines.append("nothing to check: no .uproject, .uplugin or binaries .modules found")
+    lines.append(_counts_line(report))
     return "\n".join(lines) + "\n"

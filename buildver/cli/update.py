@@ -33,6 +33,25 @@ def _changelist(text: str | int) -> int:
     return int(text)
 
 
+def _compatible_changelist(text: str) -> str:
+    """--compatible-cl's parser: a changelist, as --cl takes it, or last-code-change (typer takes no union type, so
+    the value stays text until the command turns it into the request's)."""
+    from buildver.code_filter import LAST_CODE_CHANGE
+    from buildver.stamp.depot import changelist_problem
+
+    if text == LAST_CODE_CHANGE:
+        return text
+    problem = changelist_problem(text)
+    if problem:
+        raise typer.BadParameter(f"{problem}, nor {LAST_CODE_CHANGE}")
+    return text
+
+
+def _compatible_request(text: str | None) -> int | str | None:
+    """The request's CompatibleChangelist from --compatible-cl's checked text: a number, or last-code-change."""
+    return int(text) if text is not None and text.isdigit() else text
+
+
 def _environment_setting(text: str) -> tuple[str, str]:
     from buildver.stamp.uat_arguments import ENVIRONMENT_ARGUMENT
 
@@ -56,14 +75,15 @@ def update_local(
         ),
     ] = None,
     compatible_cl: Annotated[
-        int | None,
+        str | None,
         typer.Option(
             "--compatible-cl",
-            parser=_changelist,
-            metavar="INTEGER",
+            parser=_compatible_changelist,
+            metavar="INTEGER|last-code-change",
             show_default=False,
-            help="The changelist this build is API-compatible with; 0 means not given; default: the rules' "
-            "(see --rules and docs/build-machines.md).",
+            help="The changelist this build is API-compatible with; 0 means not given; last-code-change: the "
+            "changelist of the newest commit that changed a code file, as Unreal Game Sync stamps it; default: "
+            "$uebp_CodeCL, else the compatible-changelist setting, else the rules' (docs/build-machines.md).",
         ),
     ] = None,
     build: Annotated[
@@ -156,7 +176,7 @@ def update_local(
     version_path = stamped_version_file(file, config=config)
     request = UpdateRequest(
         changelist=cl,
-        compatible_changelist=compatible_cl,
+        compatible_changelist=_compatible_request(compatible_cl),
         build=build,
         licensee=licensee,
         promoted=promoted,
@@ -180,7 +200,7 @@ def update_local(
         for warning in plan.warnings:
             print_warning(warning)
     if json_output:
-        print_json(update_document(plan))
+        print_json(update_document(plan), "update-local")
     elif dry_run:
         sys.stdout.write(describe_rules(plan))
         diff = "".join(change.diff() for change in plan.changes)

@@ -8,12 +8,15 @@
   ``[Core.System] ZeroEngineVersionWarning`` turns it off in the project's ``Config/DefaultEngine.ini``.
 - ``.modules`` manifests: one BuildId per binaries folder, equal to Build.version's BuildId when that is forced.
 - Plugin descriptors (``.uplugin``): Unreal can read them, and the staged engine's CompatibleWith() accepts their
-  EngineVersion (the rule of ``buildver project check``).
+  EngineVersion (the rule of ``buildver project check``); against HEAD's, their Version never decreases, and grows
+  with a new VersionName.
+- An engine tree's Version.h: its ENGINE_MAJOR/MINOR/PATCH_VERSION are the staged Build.version's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -24,6 +27,7 @@ from buildver.versions.build_version import BuildVersion, VersionFile, parse_bui
 
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
+    from buildver.packages.tree_tables import VersionTables
     from buildver.projects.unreal_ini import IniDocument, IniValue
     from buildver.stamp.header import MacroNames
     from buildver.versions.engine_version import EngineVersion
@@ -31,12 +35,15 @@ if TYPE_CHECKING:
 __all__ = [
     "GUARD_HEADER_HINT",
     "backwards_problem",
+    "check_engine_numbers",
     "check_game_config",
     "check_header",
     "check_manifests",
     "check_package",
     "check_package_summary",
     "check_plugin",
+    "check_plugin_version",
+    "check_project_descriptor",
     "check_version",
     "unreadable_package",
 ]
@@ -48,6 +55,19 @@ def _without_path(message: str, path: str) -> str:
         if message.startswith(prefix):
             return message[len(prefix) :]
     return message
+
+
+_LINE_NAMED = r"line (\d+)\b"
+"""How every error of buildver's names its place after the file's path: ``line 3, column 5: ...``, ``line 7: ...``
+(compiled on first use: the guard imports this module at every commit, and most commits have no such error)."""
+
+
+def _error_finding(settings: GuardSettings, key: str, path: str, error: BuildverError, hint: str = "") -> list[Finding]:
+    """The finding of check ``key`` for an error the library raised about ``path``: its message without the path
+    (``hint`` added), at the line the message names first, when it names one."""
+    message = _without_path(str(error), path)
+    named = re.match(_LINE_NAMED, message)
+    return settings.finding(key, path, message + hint, None if named is None else int(named[1]))
 
 
 # -- Build.version ----------------------------------------------------------------------------------------------
@@ -67,18 +87,24 @@ def backwards_problem(old: BuildVersion, new: BuildVersion) -> str | None:
     release and vendor (a licensee's changelists come from another server than Epic's), and a changelist of 0
     (a Build.version reset after a stamped one was committed) is never ordered at all.
     """
+    found = _backwards(old, new)
+    return None if found is None else found[1]
+
+
+def _backwards(old: BuildVersion, new: BuildVersion) -> tuple[str, str] | None:
+    """The Build.version key that goes backwards and why (:func:`backwards_problem`), or None."""
     from buildver.versions.engine_version import EngineVersion, VersionComparison, VersionComponent
 
     newest, component = EngineVersion.get_newest(old.engine_version, new.engine_version)
     if newest is not VersionComparison.FIRST:
         return None
     if component is VersionComponent.CHANGELIST:
-        return (
+        return "Changelist", (
             f"Changelist goes backwards: {old.changelist} in HEAD, {new.changelist} staged "
             f"(the same {_release(new)} release and vendor)"
         )
     key = _RELEASE_KEYS[component.name] if component is not None else "PatchVersion"
-    return f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({key} decreases)"
+    return key, f"the version goes backwards: {_release(old)} in HEAD, {_release(new)} staged ({key} decreases)"
 
 
 def check_version(
@@ -88,23 +114,26 @@ def check_version(
     try:
         version_file = parse_build_version(staged, Path(path))
     except BuildverError as exc:
-        return None, settings.finding("version-invalid", path, _without_path(str(exc), path))
+        return None, _error_finding(settings, "version-invalid", path, exc)
     record = version_file.record
+    line_of = version_file.line_of
     findings: list[Finding] = []
     if head is not None:
         try:
             old: BuildVersion | None = parse_build_version(head, Path(path)).record
         except BuildverError:
             old = None  # HEAD's file was invalid: any valid file repairs it
-        problem = None if old is None else backwards_problem(old, record)
+        problem = None if old is None else _backwards(old, record)
         if problem is not None:
-            findings += settings.finding("version-backwards", path, problem)
+            key, why = problem
+            findings += settings.finding("version-backwards", path, why, line_of(key))
     if record.changelist != 0 and record.compatible_changelist > record.changelist:
         findings += settings.finding(
             "compatible-above-changelist",
             path,
             f"CompatibleChangelist {record.compatible_changelist} is above Changelist {record.changelist}: "
             "a build cannot be compatible with changes newer than its own",
+            line_of("CompatibleChangelist"),
         )
     if record.is_promoted_build and record.changelist == 0:
         findings += settings.finding(
@@ -112,6 +141,7 @@ def check_version(
             path,
             "IsPromotedBuild is 1 but Changelist is 0: not a formal build, and editors built from it save "
             "packages with an empty engine version",
+            line_of("IsPromotedBuild"),
         )
     if record.build_id:
         findings += settings.finding(
@@ -119,6 +149,7 @@ def check_version(
             path,
             f"BuildId {record.build_id!r} is forced: Unreal's documentation advises against it "
             "(outdated modules can load, above all plugins shared between projects)",
+            line_of("BuildId"),
         )
     return version_file, findings
 
@@ -161,10 +192,26 @@ def check_header(
             source=header_source(header_path, version_file.path),
         )
     except BuildverError as exc:
-        return settings.finding("header", header_path, f"{_without_path(str(exc), header_path)}; {GUARD_HEADER_HINT}")
+        return _error_finding(settings, "header", header_path, exc, f"; {GUARD_HEADER_HINT}")
     if expected == text:
         return []
-    return settings.finding("header", header_path, f"out of step with {version_file.path.as_posix()}; {fix}")
+    return settings.finding(
+        "header",
+        header_path,
+        f"out of step with {version_file.path.as_posix()}; {fix}",
+        _first_difference(text, expected),
+    )
+
+
+def _first_difference(text: str, expected: str) -> int:
+    """The first line (1-based) where ``text`` differs from ``expected``: where a reader of the header looks."""
+    lines, wanted = text.splitlines(), expected.splitlines()
+    for number, (line, other) in enumerate(zip(lines, wanted, strict=False), start=1):
+        if line != other:
+            return number
+    if len(lines) == len(wanted):
+        return 1  # the same lines with other line ends
+    return max(1, min(len(lines), len(wanted) + 1))  # lines missing at the end: the last; lines too many: the first
 
 
 # -- packages ---------------------------------------------------------------------------------------------------
@@ -204,13 +251,15 @@ def check_package_summary(
     *,
     warn_empty: bool = True,
     settings: GuardSettings = DEFAULT_SETTINGS,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
-    """The findings about one package header; the rules for loading are ``buildver.packages.verdicts.classify``'s."""
+    """The findings about one package header; the rules for loading are ``buildver.packages.verdicts.classify``'s
+    (``tables``: the engine's own version tables, ``buildver.projects.engine_tables``)."""
     from buildver.packages.verdicts import ScanStatus, classify
 
     status = None
     if engine is not None:
-        result = classify(path, summary, engine, warn_empty=False)
+        result = classify(path, summary, engine, warn_empty=False, tables=tables)
         status = result.status
         if status is ScanStatus.NEWER_ENGINE:
             return settings.finding("package-newer", path, f"saved by a newer engine than {engine}: {result.error}")
@@ -258,7 +307,7 @@ def check_manifests(
             parsed[path] = parse_modules_manifest(manifests[path], path)
         except BuildverError as exc:
             if path in checked:
-                findings += settings.finding("modules-build-id", path, _without_path(str(exc), path))
+                findings += _error_finding(settings, "modules-build-id", path, exc)
     for path, problem in build_id_problems(parsed, checked, forced_build_id).items():
         findings += settings.finding("modules-build-id", path, problem)
     return findings
@@ -268,9 +317,10 @@ def check_manifests(
 
 
 def check_plugin(
-    path: str, data: bytes, record: BuildVersion, settings: GuardSettings = DEFAULT_SETTINGS
+    path: str, data: bytes, record: BuildVersion | None, settings: GuardSettings = DEFAULT_SETTINGS
 ) -> list[Finding]:
-    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.projects``)."""
+    """The findings about one staged ``.uplugin``: the rules of ``buildver project check`` (``buildver.projects``);
+    with no engine known (``record`` None), only whether Unreal can read it."""
     from buildver.errors import DescriptorError
     from buildver.projects.descriptors import parse_plugin_descriptor
     from buildver.projects.verdicts import Status
@@ -279,12 +329,87 @@ def check_plugin(
     try:
         descriptor = parse_plugin_descriptor(data, path)
     except DescriptorError as exc:
-        return settings.finding("plugin-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "plugin-invalid", path, exc)
+    if record is None:
+        return []
     result = check(descriptor, record.compatible_engine_version)
     if result.status is Status.REFUSED:
         return settings.finding("plugin-incompatible", path, result.reason)
     if result.status is Status.WARNING:
         return settings.finding("plugin-engine-version-unparsed", path, result.reason)
+    return []
+
+
+def check_plugin_version(
+    path: str, staged: bytes, head: bytes | None, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """A staged ``.uplugin``'s Version and VersionName against HEAD's (``buildver.projects.plugin_version``): the
+    Version never decreases, and a new VersionName comes with a higher Version, as Epic's reference asks ("must
+    increase with every version of the plugin"). A file either side cannot be read by is left to ``plugin-invalid``
+    (and HEAD's problems were HEAD's commit's to report)."""
+    if head is None:
+        return []
+    from buildver.projects.plugin_version import parse_plugin_version
+
+    try:
+        new, old = parse_plugin_version(staged, Path(path)), parse_plugin_version(head, Path(path))
+    except BuildverError:
+        return []
+    if new.version < old.version:
+        return settings.finding(
+            "plugin-version-backwards",
+            path,
+            f"Version goes backwards: {old.version} in HEAD, {new.version} staged (it must grow with every version "
+            "of the plugin)",
+        )
+    if new.version_name != old.version_name and new.version == old.version:
+        return settings.finding(
+            "plugin-version-not-raised",
+            path,
+            f"VersionName changes ({old.version_name!r} in HEAD, {new.version_name!r} staged) but Version stays "
+            f"{new.version}: a new version of the plugin needs a higher one (buildver bump raises both)",
+        )
+    return []
+
+
+def check_engine_numbers(
+    path: str, staged: bytes | None, version_file: VersionFile, settings: GuardSettings = DEFAULT_SETTINGS
+) -> list[Finding]:
+    """An engine tree's staged Version.h (``path``) against its staged Build.version: the engine reports the
+    numbers Version.h gives (``FEngineVersion::Current()``), UnrealBuildTool Build.version's; the two must agree.
+    A Version.h that is not in the index, or whose numbers cannot be read, is not judged."""
+    from buildver.stamp.metadata_cs import version_h_numbers
+
+    if staged is None:
+        return []
+    try:
+        numbers = version_h_numbers(staged.decode("utf-8"))
+    except UnicodeDecodeError:
+        return []
+    record = version_file.record
+    release = (record.major_version, record.minor_version, record.patch_version)
+    if numbers is None or numbers == release:
+        return []
+    shown = ".".join(map(str, numbers))
+    return settings.finding(
+        "engine-numbers",
+        path,
+        f"ENGINE_MAJOR/MINOR/PATCH_VERSION say {shown}, {version_file.path.as_posix()} says {_release(record)}: "
+        f"the engine would report {shown} while UnrealBuildTool builds {_release(record)}; bring them in line "
+        "with: buildver bump --set MAJOR.MINOR.PATCH",
+    )
+
+
+def check_project_descriptor(path: str, data: bytes, settings: GuardSettings = DEFAULT_SETTINGS) -> list[Finding]:
+    """A staged ``.uproject`` that Unreal cannot read (``project-invalid``): the editor refuses to open the project,
+    for everyone who pulls the commit. Read as ``buildver project check`` reads it."""
+    from buildver.errors import DescriptorError
+    from buildver.projects.descriptors import parse_project_descriptor
+
+    try:
+        parse_project_descriptor(data, path)
+    except DescriptorError as exc:
+        return _error_finding(settings, "project-invalid", path, exc)
     return []
 
 
@@ -321,7 +446,7 @@ def check_game_config(
     try:
         new = parse_ini(staged, path)
     except BuildverError as exc:
-        return settings.finding("game-config-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "game-config-invalid", path, exc)
     old = None
     if head is not None:
         with contextlib.suppress(BuildverError):  # HEAD's own problems were HEAD's commit's to report
@@ -341,7 +466,7 @@ def _check_project_version(
     try:
         numbers = project_version_order(version)
     except BuildverError as exc:
-        return settings.finding("project-version-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "project-version-invalid", path, exc)
     if old is None:
         return []
     before = project_version((old,))
@@ -355,6 +480,7 @@ def _check_project_version(
             "project-version-backwards",
             path,
             f"{where} goes backwards: {before.value} -> {version.value}",
+            version.line,
         )
     return []
 
@@ -424,6 +550,10 @@ def _where(key: str, found: IniValue | None) -> str:
     return f"line {found.line}: {key} {found.value}" if found is not None else f"{key} (not set)"
 
 
+def _line(found: IniValue | None) -> int | None:
+    return None if found is None else found.line
+
+
 def _arch_list(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
@@ -442,7 +572,7 @@ def _check_version_codes(
     try:
         new_codes = [code for code in _version_codes(new, release) if code.base_line is not None]
     except BuildverError as exc:
-        return settings.finding("game-config-invalid", path, _without_path(str(exc), path))
+        return _error_finding(settings, "game-config-invalid", path, exc)
     rules = android_rules(release)
     builds = (
         f"{rules.name} builds {_arch_list([str(arch) for arch in rules.archs])}"
@@ -461,6 +591,7 @@ def _check_version_codes(
             path,
             f"{_where(key, found)} puts the version code of {_arch_list(archs)} above {GOOGLE_PLAY_MAX_VERSION_CODE}, "
             f"Google Play's limit ({builds})",
+            _line(found),
         )
     if old is None:
         return findings
@@ -485,5 +616,6 @@ def _check_version_codes(
             path,
             f"{_where(key, found)} (was {was}) lowers the version code of {_arch_list(archs)} ({builds}); "
             "stores refuse an upload whose version code does not grow",
+            _line(found),
         )
     return findings

@@ -8,22 +8,25 @@ reports (``buildver.guard.settings``). Packages are streamed, one at a time, how
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import posixpath
 import stat
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from buildver.errors import UsageError
 from buildver.file_names import MANIFEST_SUFFIX, PACKAGE_EXTENSIONS, PLUGIN_SUFFIX, PROJECT_SUFFIX, VERSION_FILE_NAME
 from buildver.guard.checks import (
+    check_engine_numbers,
     check_game_config,
     check_header,
     check_manifests,
     check_package_summary,
     check_plugin,
+    check_plugin_version,
+    check_project_descriptor,
     check_version,
     unreadable_package,
 )
@@ -33,6 +36,7 @@ from buildver.versions.build_version import SEARCHED_PATHS, VersionFile
 
 if TYPE_CHECKING:
     from buildver.packages.summary import PackageSummary
+    from buildver.packages.tree_tables import VersionTables
     from buildver.projects.place import PlaceEngine
     from buildver.stamp.header import MacroNames
     from buildver.vcs import Blob, GitEntry
@@ -93,7 +97,7 @@ def run_guard(start: Path, files: Sequence[Path | str] | None = None) -> GuardRe
     findings = check(snapshot)
     order = {check.key: index for index, check in enumerate(CHECKS)}
     findings.sort(key=lambda finding: (finding.path, order[finding.check]))
-    return GuardReport(tuple(findings), snapshot.checked)
+    return GuardReport(tuple(findings), len(snapshot.checked), snapshot.checked, snapshot.root)
 
 
 STAGED_SIZE_LIMITS: dict[str, int] = {
@@ -125,7 +129,7 @@ _PACKAGE_TAIL = 4
 """A package's last 4 bytes: the tag that tells an uncooked package (``parse_package_head`` reads it)."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Snapshot:
     """What the next commit holds, as far as the checks need it; packages are read when the checks ask."""
 
@@ -140,7 +144,7 @@ class Snapshot:
     staged: dict[str, bytes | None]
     """The staged bytes of those, and the engine's Build.version; None when not in the index or not read."""
     committed: dict[str, bytes | None]
-    """HEAD's bytes of the staged Build.version and game config files."""
+    """HEAD's bytes of the staged Build.version, game config and ``.uplugin`` files."""
     refused: tuple[tuple[str, str, str], ...]
     """``(check, path, why)``: staged files not read (larger than their limit, or not a file in the index)."""
     engine_path: str | None
@@ -150,6 +154,8 @@ class Snapshot:
     engine_file: VersionFile | None
     header: tuple[str, bytes | None, bool, MacroNames | None] | None
     """The version header to check: its path, its staged bytes, and whether it is configured."""
+    engine_numbers: tuple[str, bytes | None] | None
+    """An engine tree's Version.h and its staged bytes, when its numbers are to be checked against Build.version's."""
     manifests: tuple[str, ...]
     manifest_blobs: dict[str, bytes]
     """The staged manifests and every other manifest of their folders."""
@@ -167,7 +173,10 @@ class Snapshot:
     """The engine each staged package, plugin and game config file is judged against: its project's engine (from
     the staged ``.uproject``'s EngineAssociation), else the repository's own (an engine tree's, or another
     project's Build.version); ``version`` None when none is known (``missing`` says why)."""
-    checked: int
+    checked: tuple[str, ...]
+    """The files checked, sorted."""
+    project_of: dict[str, str | None]
+    """The ``.uproject`` (relative to the root) each judged path belongs to, or None."""
 
 
 class _Reader:
@@ -285,14 +294,17 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
 
     # The first batch: the engine's Build.version and every staged Build.version and game config, with HEAD's for
     # each staged one. Blobs are asked for by object id, from the index's entries.
-    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs, *staged_projects]))
+    # An engine tree's Version.h, whose numbers must be its Build.version's: read in this batch, where the engine's
+    # Build.version is (found from the work tree's layout: a few stat calls, and no git process of its own).
+    version_hs = {path: found for path in engine_candidates if (found := _version_h_path(root, path)) is not None}
+    wanted = list(dict.fromkeys([*engine_candidates, *versions, *game_configs, *staged_projects, *version_hs.values()]))
     index = reader.entries(wanted)
     compared = [path for path in dict.fromkeys([*versions, *game_configs, *staged_projects]) if path in index]
     in_head = reader.head_entries(compared)
-    kinds = {
-        path: "game-config" if path in game_configs else "project" if path in staged_projects else "version"
-        for path in wanted
-    }
+    kinds = dict.fromkeys(wanted, "version")  # the later kinds win: a game config, a project, then a Version.h
+    kinds.update(dict.fromkeys((path for path in version_hs.values() if path not in versions), "header"))
+    kinds.update(dict.fromkeys(staged_projects, "project"))
+    kinds.update(dict.fromkeys(game_configs, "game-config"))
     checked_now = {*versions, *game_configs}
     blobs = reader.read(
         [
@@ -313,6 +325,8 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     # only: packages can be gigabytes, and a Git LFS package's blob is only a pointer.
     header_path, header_configured, macros = _header_path(root, engine_path, engine_file, config)
     check_the_header = header_path is not None and (engine_path in versions or header_path in candidates)
+    version_h = version_hs.get(engine_path) if engine_path is not None and engine_file is not None else None
+    check_numbers = version_h is not None and (engine_path in versions or version_h in candidates)
     ini_of_package = _engine_ini_paths(root, packages) if packages else {}
     inis = sorted({ini for ini in ini_of_package.values() if ini is not None})
     folder_manifests = _folder_manifests(root, manifests) if manifests else []
@@ -328,7 +342,14 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     }
     index = reader.entries([*small_kinds, *packages])
     to_check = {*header_paths, *manifests, *plugins}
-    small = reader.read([(path, kind, index.get(path), path in to_check) for path, kind in small_kinds.items()])
+    plugin_heads = reader.head_entries(plugins) if plugins else {}  # a plugin's Version is compared with HEAD's
+    small = reader.read(
+        [
+            *((path, kind, index.get(path), path in to_check) for path, kind in small_kinds.items()),
+            *((f"HEAD:{path}", "plugin", plugin_heads.get(path), False) for path in plugins),
+        ]
+    )
+    committed.update({path: small[f"HEAD:{path}"] for path in plugins})
 
     streamed: list[str] = []
     for path in packages:
@@ -342,12 +363,16 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
     package_blobs = _package_stream(root, from_blobs, index) if from_blobs else iter(())
 
     header = None
-    checked = len({*versions, *packages, *manifests, *plugins, *game_configs, *staged_projects})
+    checked = {*versions, *packages, *manifests, *plugins, *game_configs, *staged_projects}
     if check_the_header and header_path is not None and (header_configured or small.get(header_path) is not None):
         header = (header_path, small.get(header_path), header_configured, macros)
-        checked += header_path not in {*versions, *packages, *manifests, *plugins}
+        checked.add(header_path)
     if header is not None and any(path == header_path for _, path, _ in reader.refused):
         header = None  # reported as refused
+    engine_numbers = None
+    if check_numbers and version_h is not None:
+        engine_numbers = (version_h, staged.get(version_h))
+        checked.add(version_h)  # 4.18's Version.h may be the header too: counted once
     warn_of_ini = {
         ini: True if small.get(ini) is None else zero_engine_version_warning_of(small[ini] or b"") for ini in inis
     }
@@ -366,6 +391,7 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         engine_candidates=tuple(engine_candidates),
         engine_file=engine_file,
         header=header,
+        engine_numbers=engine_numbers,
         manifests=tuple(manifests),
         manifest_blobs={path: data for path in folder_manifests if (data := small.get(path)) is not None},
         plugins={path: small.get(path) for path in plugins},
@@ -375,7 +401,8 @@ def gather(start: Path, files: Sequence[Path | str] | None = None) -> Snapshot |
         package_blobs=package_blobs,
         resolve=resolve,
         engine_of=engine_of,
-        checked=checked,
+        checked=tuple(sorted(checked)),
+        project_of=project_of,
     )
 
 
@@ -410,12 +437,17 @@ def check(snapshot: Snapshot) -> list[Finding]:
             findings += check_game_config(path, staged, snapshot.committed.get(path), settings, engine_release=release)
     for path in snapshot.projects:
         staged, head = snapshot.staged.get(path), snapshot.committed.get(path)
-        if staged is not None and head is not None:
+        invalid = [] if staged is None else check_project_descriptor(path, staged, settings)
+        findings += invalid
+        if staged is not None and head is not None and not invalid:
             findings += _check_project_engine(snapshot, path, staged, head)
     engine_file = snapshot.engine_file
     if snapshot.header is not None and engine_file is not None:
         path, staged, configured, macros = snapshot.header
         findings += check_header(path, staged, engine_file, configured=configured, macros=macros, settings=settings)
+    if snapshot.engine_numbers is not None and engine_file is not None:
+        path, staged = snapshot.engine_numbers
+        findings += check_engine_numbers(path, staged, engine_file, settings)
     if snapshot.manifests:
         forced = "" if engine_file is None else engine_file.record.build_id
         findings += check_manifests(snapshot.manifest_blobs, snapshot.manifests, forced, settings)
@@ -427,33 +459,64 @@ def check(snapshot: Snapshot) -> list[Finding]:
         engine = snapshot.engine_of[path]
         if data is None:
             findings += settings.finding("plugin-invalid", path, "not in the index (stage it with git add)")
-        elif engine.version is not None:
-            findings += check_plugin(path, data, _record(engine), settings)
+            continue
+        # A descriptor Unreal cannot read is refused whatever the engine; only the comparison needs one.
+        findings += check_plugin(path, data, None if engine.version is None else _record(engine), settings)
+        findings += check_plugin_version(path, data, snapshot.committed.get(path), settings)
     root = snapshot.root
+    tables_of = _TablesOf(snapshot)
     for path in snapshot.working_tree_packages:
         engine = snapshot.engine_of[path]
-        found = _check_package_file(path, root / path, engine.package_judge, snapshot.warn_empty[path], settings, root)
+        tables = tables_of(path, engine)
+        found = _check_package_file(
+            path, root / path, engine.package_judge, snapshot.warn_empty[path], settings, root, tables
+        )
         findings += _in_words(found, engine)
     for path, blob in snapshot.package_blobs:
         engine = snapshot.engine_of[path]
         version = engine.package_judge
+        tables = tables_of(path, engine)
         if blob is None:
             findings += settings.finding("package-unreadable", path, "not in the index (stage it with git add)")
             continue
         oid = _lfs_object_id(blob.data) if blob.size <= LFS_POINTER_MAX_SIZE else None
         if oid is None:
-            found = _check_package_blob(path, blob, version, snapshot.warn_empty[path], settings)
+            found = _check_package_blob(path, blob, version, snapshot.warn_empty[path], settings, tables)
         else:
-            found = _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings)
+            found = _check_lfs_package(root, path, oid, version, snapshot.warn_empty[path], settings, tables)
         findings += _in_words(found, engine)
     return findings
+
+
+class _TablesOf:
+    """The version tables each staged package is judged by (``buildver.projects.engine_tables``): its engine's, with
+    its game's registrations; looked up once per project and engine."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self.snapshot = snapshot
+        self.known: dict[tuple[str | None, int], VersionTables | None] = {}
+
+    def __call__(self, path: str, engine: PlaceEngine) -> VersionTables | None:
+        project = self.snapshot.project_of.get(path)
+        key = (project, id(engine))
+        if key not in self.known:
+            from buildver.projects.engine_tables import place_tables
+            from buildver.projects.place import Place, PlaceKind
+
+            root = self.snapshot.root
+            if project:
+                place = Place(PlaceKind.GAME, (root / project).parent, root / project)
+            else:
+                place = Place(PlaceKind.OTHER, root)
+            self.known[key] = place_tables(place, engine, base=root)
+        return self.known[key]
 
 
 def _in_words(findings: list[Finding], engine: PlaceEngine) -> list[Finding]:
     """The findings with an engine known only by its release named as people say it (PlaceEngine.in_words)."""
     if not engine.release_only:
         return findings
-    return [Finding(item.path, item.severity, engine.in_words(item.message), item.check) for item in findings]
+    return [dataclasses.replace(item, message=engine.in_words(item.message)) for item in findings]
 
 
 def _check_project_engine(snapshot: Snapshot, path: str, staged: bytes, head: bytes) -> list[Finding]:
@@ -635,7 +698,12 @@ def _engines(
 
 
 def _check_package_blob(
-    path: str, blob: Blob, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+    path: str,
+    blob: Blob,
+    engine: EngineVersion | None,
+    warn_empty: bool,
+    settings: GuardSettings,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """The findings about a staged package read from git: its first bytes, its size and its last 4 bytes."""
     from buildver.errors import PackageFormatError
@@ -648,20 +716,25 @@ def _check_package_blob(
             summary = parse_package_head(blob.data, blob.size, blob.tail, path)
     except PackageFormatError as exc:
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
-    return _package_findings(path, summary, engine, warn_empty, settings)
+    return _package_findings(path, summary, engine, warn_empty, settings, tables)
 
 
 def _package_findings(
-    path: str, summary: PackageSummary, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+    path: str,
+    summary: PackageSummary,
+    engine: EngineVersion | None,
+    warn_empty: bool,
+    settings: GuardSettings,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """``check_package_summary``'s findings, and ``package-undecidable`` where ``classify`` says undecidable."""
-    findings = check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings)
+    findings = check_package_summary(path, summary, engine, warn_empty=warn_empty, settings=settings, tables=tables)
     if engine is None or not summary.custom_versions:
         return findings
     from buildver.packages.verdicts import ScanStatus, classify
 
     # The verdict is classify's (packages/verdicts.py), as for assets scan; only its finding is made here.
-    result = classify(path, summary, engine, warn_empty=False)
+    result = classify(path, summary, engine, warn_empty=False, tables=tables)
     if result.status is ScanStatus.UNDECIDABLE:
         findings += settings.finding("package-undecidable", path, f"not decidable for {engine}: {result.error}")
     return findings
@@ -674,6 +747,7 @@ def _check_package_file(
     warn_empty: bool,
     settings: GuardSettings,
     root: Path | None = None,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """The findings about the package stored in ``file``, reading only its header; ``root``: a work-tree file."""
     from buildver.errors import PackageFormatError
@@ -686,9 +760,9 @@ def _check_package_file(
             # A Git LFS checkout without its content (GIT_LFS_SKIP_SMUDGE) keeps the pointer in the work tree.
             oid = _lfs_object_id(_start_of_regular_file(file, LFS_POINTER_MAX_SIZE + 1))
             if oid is not None and root is not None:
-                return _check_lfs_package(root, path, oid, engine, warn_empty, settings)
+                return _check_lfs_package(root, path, oid, engine, warn_empty, settings, tables)
         return unreadable_package(path, exc.offset, exc.reason, exc.not_a_package, settings)
-    return _package_findings(path, summary, engine, warn_empty, settings)
+    return _package_findings(path, summary, engine, warn_empty, settings, tables)
 
 
 def _start_of_regular_file(file: Path, count: int) -> bytes:
@@ -708,17 +782,23 @@ def _start_of_regular_file(file: Path, count: int) -> bytes:
 
 
 def _check_lfs_package(
-    root: Path, path: str, oid: str, engine: EngineVersion | None, warn_empty: bool, settings: GuardSettings
+    root: Path,
+    path: str,
+    oid: str,
+    engine: EngineVersion | None,
+    warn_empty: bool,
+    settings: GuardSettings,
+    tables: VersionTables | None = None,
 ) -> list[Finding]:
     """A package kept in Git LFS: its index entry is a pointer, and ``git add`` put the content in the LFS store."""
     from buildver.vcs import git_common_dir
 
     stored = git_common_dir(root) / "lfs" / "objects" / oid[:2] / oid[2:4] / oid
     if stored.is_file():
-        return _check_package_file(path, stored, engine, warn_empty, settings)
+        return _check_package_file(path, stored, engine, warn_empty, settings, tables=tables)
     # Not an error: the content exists elsewhere (the LFS server), only this clone cannot show it.
     return [
-        Finding(path, Severity.WARNING, finding.message, finding.check)
+        dataclasses.replace(finding, severity=Severity.WARNING)
         for finding in settings.finding(
             "package-unreadable", path, "not checked: a Git LFS pointer whose object is not in the local LFS store"
         )
@@ -745,6 +825,18 @@ def _header_path(
     if config.header is not None:
         return _repository_path(root, root, config.header), True, macros
     return (None, False, None) if header is None else (_repository_path(root, root, header), False, macros)
+
+
+def _version_h_path(root: Path, engine_path: str | None) -> str | None:
+    """The repository path of the Version.h of the engine tree whose Build.version is at ``engine_path`` (as the
+    work tree lays it out), or None when that is no engine tree's."""
+    if engine_path is None:
+        return None
+    from buildver.stamp.rules import VERSION_H
+    from buildver.versions.engine_tree import engine_root
+
+    engine = engine_root(root / engine_path)
+    return None if engine is None else _repository_path(root, root, engine / VERSION_H)
 
 
 def _engine_ini_paths(root: Path, packages: list[str]) -> dict[str, str | None]:

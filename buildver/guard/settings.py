@@ -41,6 +41,11 @@ CHECKS: tuple[Check, ...] = (
     Check("promoted-without-changelist", Severity.WARNING, "IsPromotedBuild 1 with Changelist 0"),
     Check("forced-build-id", Severity.WARNING, "a BuildId in Build.version (Unreal's documentation advises against)"),
     Check("header", Severity.ERROR, "the version header differs from what buildver header writes"),
+    Check(
+        "engine-numbers",
+        Severity.ERROR,
+        "an engine tree's Version.h whose ENGINE_MAJOR/MINOR/PATCH_VERSION differ from its Build.version's",
+    ),
     Check("no-engine-version", Severity.WARNING, "packages staged but no valid Build.version to check them against"),
     Check("package-newer", Severity.ERROR, "a package the staged Build.version's engine cannot load"),
     Check("package-cooked", Severity.ERROR, "a cooked or unversioned package in a source tree"),
@@ -56,7 +61,14 @@ CHECKS: tuple[Check, ...] = (
     Check("plugin-invalid", Severity.ERROR, "a .uplugin that Unreal cannot read"),
     Check("plugin-incompatible", Severity.ERROR, "a .uplugin whose EngineVersion the staged engine refuses"),
     Check("plugin-engine-version-unparsed", Severity.WARNING, "a .uplugin EngineVersion that does not parse"),
+    Check("plugin-version-backwards", Severity.ERROR, "a .uplugin whose Version decreases"),
+    Check(
+        "plugin-version-not-raised",
+        Severity.WARNING,
+        "a .uplugin whose VersionName changes while its Version does not grow",
+    ),
     Check("game-config-invalid", Severity.ERROR, "a staged Config/DefaultGame.ini or DefaultEngine.ini unreadable"),
+    Check("project-invalid", Severity.ERROR, "a staged .uproject that Unreal cannot read"),
     Check(
         "project-engine-older",
         Severity.ERROR,
@@ -93,10 +105,11 @@ class GuardSettings:
             severities[key] = Severity(value)
         return cls(severities)
 
-    def finding(self, key: str, path: str, message: str) -> list[Finding]:
-        """A one-element list with the finding of check ``key``, or an empty list when the check is off."""
+    def finding(self, key: str, path: str, message: str, line: int | None = None) -> list[Finding]:
+        """A one-element list with the finding of check ``key`` (at ``line`` of the file, when known), or an empty
+        list when the check is off."""
         severity = self.severities[key]
-        return [] if severity is Severity.OFF else [Finding(path, severity, message, key)]
+        return [] if severity is Severity.OFF else [Finding(path, severity, message, key, line)]
 
 
 DEFAULT_SETTINGS = GuardSettings.from_table({})
@@ -114,6 +127,9 @@ class Finding:
     severity: Severity
     message: str
     check: str
+    line: int | None = None
+    """The line of the file the finding is about (1-based), when the check knows it: a Build.version key, an ini
+    line, the place a parse error names, the header's first line out of step. Packages have none."""
 
     @property
     def code(self) -> str:
@@ -130,6 +146,16 @@ class Finding:
     def __str__(self) -> str:
         return self.render(self.code)
 
+    def to_json(self) -> dict[str, object]:
+        """The finding as ``guard --format json`` prints it."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "severity": str(self.severity),
+            "check": self.check,
+            "message": self.message,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class GuardReport:
@@ -138,6 +164,10 @@ class GuardReport:
     findings: tuple[Finding, ...]
     checked: int
     """How many files were checked."""
+    files: tuple[str, ...] = ()
+    """The files checked, relative to the repository's root (posix separators), sorted."""
+    root: Path | None = None
+    """The repository's root: the folder the paths are relative to."""
 
     @property
     def errors(self) -> int:
@@ -162,6 +192,17 @@ class GuardReport:
             return f"buildver guard: {files}, no problems"
         counts = [_plural(self.errors, "error"), _plural(self.warnings, "warning")]
         return f"buildver guard: {files}: {', '.join(counts)}"
+
+    def to_json(self) -> dict[str, object]:
+        """The report as ``guard --format json`` prints it (``buildver.cli`` adds ``schema_version``)."""
+        return {
+            "root": None if self.root is None else str(self.root),
+            "checked": self.checked,
+            "files": list(self.files),
+            "findings": [finding.to_json() for finding in self.findings],
+            "errors": self.errors,
+            "warnings": self.warnings,
+        }
 
 
 def _plural(count: int, noun: str) -> str:

@@ -19,10 +19,17 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from buildver.packages.tree_tables import VersionTables
     from buildver.versions.custom_versions import StoredCustomVersion
     from buildver.versions.engine_version import EngineVersion
 
-__all__ = ["custom_version_names", "newer_custom_version", "registered_custom_versions", "unregistered_custom_versions"]
+__all__ = [
+    "check_against_tables",
+    "custom_version_names",
+    "newer_custom_version",
+    "registered_custom_versions",
+    "unregistered_custom_versions",
+]
 
 
 def registered_custom_versions(engine: EngineVersion) -> Mapping[str, tuple[str, int]] | None:
@@ -141,3 +148,52 @@ def _check(custom_versions: Sequence[StoredCustomVersion], engine: EngineVersion
         f"{engine.major}.{engine.minor} registers ({latest}){more}"
     )
     return reason, tuple(unregistered)
+
+
+def check_against_tables(
+    custom_versions: Sequence[StoredCustomVersion], tables: VersionTables
+) -> tuple[str | None, str | None]:
+    """The linker's rule against tables read from an engine, its plugins and a game: why the package is refused
+    (a custom version newer than its registration, named with the module that registers it and where), else why it
+    is undecided (a GUID nothing registers, which Unreal only warns about; a GUID whose registration could not be
+    decided); each reason names the tables. ``(None, None)`` when every custom version is registered and not newer.
+    """
+    registered = tables.custom_versions
+    newer = []
+    unregistered: list[StoredCustomVersion] = []
+    undecided: list[StoredCustomVersion] = []
+    for stored in custom_versions:
+        entry = registered.get(stored.guid)
+        if entry is None:
+            (undecided if stored.guid in tables.undecided else unregistered).append(stored)
+        elif stored.version > entry.version:
+            newer.append((stored, entry))
+    if newer:
+        (stored, entry), *others = newer
+        more = f" (and {len(others)} more)" if others else ""
+        by = f"{entry.module} at {entry.where}" if entry.module else entry.where
+        return (
+            f"custom version {entry.name!r} ({stored.guid}) {stored.version} is newer than {by} registers "
+            f"({entry.version}){more}; {tables.source}"
+        ), None
+    reasons = []
+    if undecided:
+        reasons.append(
+            "; ".join(f"{stored.guid} {stored.version}: {tables.undecided[stored.guid]}" for stored in undecided)
+        )
+    if unregistered:
+        names = custom_version_names()
+        listed = ", ".join(
+            f"{names[stored.guid]!r} ({stored.guid}) {stored.version}"
+            if stored.guid in names
+            else f"{stored.guid} {stored.version}"
+            for stored in unregistered
+        )
+        count = len(unregistered)
+        reasons.append(
+            f"{count} custom version{'s' if count != 1 else ''} that nothing here registers: Unreal warns "
+            f'("custom version not present") and loads the package without it: {listed}'
+        )
+    if not reasons:
+        return None, None
+    return None, "; ".join(reasons) + f"; {tables.source}"

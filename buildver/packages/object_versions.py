@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from buildver.packages.tree_tables import VersionTables
     from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "RELEASE_OBJECT_VERSIONS",
     "ReleaseObjectVersions",
     "newer_than_release",
+    "newer_than_tables",
     "object_versions_for",
 ]
 
@@ -132,4 +134,43 @@ def newer_than_release(
         return f"FileVersionUE4 {file_version_ue4} is newer than {release.release} writes ({release.file_version_ue4})"
     if file_version_ue5 is not None and file_version_ue5 > release.file_version_ue5:
         return f"FileVersionUE5 {file_version_ue5} is newer than {release.release} writes ({release.file_version_ue5})"
+    return None
+
+
+def newer_than_tables(
+    tables: VersionTables,
+    release: ReleaseObjectVersions | None,
+    legacy_file_version: int,
+    file_version_ue4: int | None,
+    file_version_ue5: int | None,
+    file_version_licensee: int | None,
+) -> str | None:
+    """Why a package with these versions is newer than the engine whose ``tables`` these are, or None.
+
+    Unreal's linker (``LinkerLoad.cpp``, 4.x and 5.x: "Unable to load package ... PackageVersion %i, MaxExpected %i :
+    LicenseePackageVersion %i, MaxExpected %i") refuses a package whose UE4 or UE5 object version is above
+    ``GPackageFileUEVersion`` or whose licensee version is above ``GPackageFileLicenseeUEVersion``; the summary's
+    reader refuses a LegacyFileVersion below the one it writes. The LegacyFileVersion is the tree's, else
+    ``release``'s. Without object versions in ``tables`` (a tree without ObjectVersion.h), ``release`` decides.
+    """
+    limits = tables.object_versions
+    if limits is None:
+        if release is None:
+            return None
+        return newer_than_release(release, legacy_file_version, file_version_ue4, file_version_ue5)
+    source = f"; {tables.source}"
+    legacy = (
+        limits.legacy_file_version
+        if limits.legacy_file_version is not None
+        else (None if release is None else release.legacy_file_version)
+    )
+    if legacy is not None and legacy_file_version < legacy:
+        return f"LegacyFileVersion {legacy_file_version} is newer than this engine writes ({legacy}{source})"
+    for name, value, limit in (
+        ("FileVersionUE4", file_version_ue4, limits.file_version_ue4),
+        ("FileVersionUE5", file_version_ue5, limits.file_version_ue5),
+        ("FileVersionLicenseeUE", file_version_licensee, limits.file_version_licensee),
+    ):
+        if value is not None and value > limit:
+            return f"{name} {value} is newer than this engine writes ({limit}, {limits.where}{source})"
     return None

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
     from buildver.packages.summary import PackageSummary
+    from buildver.packages.tree_tables import VersionTables
     from buildver.versions.engine_version import EngineVersion
 
 __all__ = [
@@ -182,18 +183,21 @@ def jobs_for(cpus: int, load: float | None) -> int:
     return max(1, min(cpus, round(cpus - load)))
 
 
-def scan(roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1) -> Iterator[ScanResult]:
+def scan(
+    roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1, tables: VersionTables | None = None
+) -> Iterator[ScanResult]:
     """Scan every package under ``roots`` against ``engine``, in walk order; ``jobs`` processes read the headers.
 
     ``jobs=None`` chooses: :func:`default_jobs` processes once the walk has found :data:`PARALLEL_THRESHOLD`
     packages, else one. The ZeroEngineVersionWarning setting is looked up once per root, in the project that holds it.
+    ``tables``: the engine's own version tables (:func:`buildver.packages.verdicts.classify`).
     """
-    for path, result in scan_shared(roots, engine, jobs=jobs):
+    for path, result in scan_shared(roots, engine, jobs=jobs, tables=tables):
         yield result if result.path else _with_path(result, path)
 
 
 def scan_shared(
-    roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1
+    roots: Iterable[Path], engine: EngineVersion, *, jobs: int | None = 1, tables: VersionTables | None = None
 ) -> Iterator[tuple[str, ScanResult]]:
     """:func:`scan` as ``(path, result)`` pairs, where packages with the same header share one result.
 
@@ -207,7 +211,7 @@ def scan_shared(
         jobs = default_jobs()
     core = native_core()
     if jobs <= 1 and core is not None:
-        yield from _scan_native(roots, engine, core)
+        yield from _scan_native(roots, engine, core, tables)
         return
     tasks = _tasks(roots)
     if chosen and jobs > 1:
@@ -224,7 +228,7 @@ def scan_shared(
         tasks = itertools.chain(ahead, tasks)
     if jobs <= 1:  # without the core; or the look-ahead found too few packages for processes: go on with its walk
         for paths, before, warn_empty in tasks:
-            yield from _results((before, paths, warn_empty), engine)
+            yield from _results((before, paths, warn_empty), engine, tables)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -238,12 +242,12 @@ def scan_shared(
             if index % jobs == 0:
                 pending.append((before, paths, warn_empty))
             else:
-                pending.append((before, paths, pool.submit(_scan_chunk, paths, engine, warn_empty)))
+                pending.append((before, paths, pool.submit(_scan_chunk, paths, engine, warn_empty, tables)))
             # A bounded queue keeps memory flat: the walk runs only a few chunks ahead of the output.
             while len(pending) > 4 * jobs:
-                yield from _results(pending.popleft(), engine)
+                yield from _results(pending.popleft(), engine, tables)
         while pending:
-            yield from _results(pending.popleft(), engine)
+            yield from _results(pending.popleft(), engine, tables)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
@@ -266,7 +270,12 @@ _new_result = trusted_builder(ScanResult)
 
 
 def _read(
-    path: str, engine: EngineVersion, warn_empty: bool, memo: dict[int, ScanResult], key: int | None
+    path: str,
+    engine: EngineVersion,
+    warn_empty: bool,
+    memo: dict[int, ScanResult],
+    key: int | None,
+    tables: VersionTables | None = None,
 ) -> ScanResult:
     """The file read by the Python reader; its result shared under ``key``, the core's number for its header (None
     or negative: the core did not read it, or handed it back: then shared by what the summary holds)."""
@@ -275,7 +284,7 @@ def _read(
     except PackageFormatError as exc:
         return unreadable(path, exc)  # its reason names the file: never shared
     if key is not None and key >= 0:
-        shared = classify("", summary, engine, warn_empty)
+        shared = classify("", summary, engine, warn_empty, tables)
         if len(memo) >= _MEMO_LIMIT:
             memo.clear()
         memo[key] = shared
@@ -283,11 +292,11 @@ def _read(
     # Without the core: the reader shares one value per distinct engine version and custom-version container, so
     # these few fields are all a result depends on. The summary is kept with the result: while it is kept, no
     # other object can take the ids in the key.
-    by_summary = _SUMMARY_MEMOS.get((engine, warn_empty))
+    by_summary = _SUMMARY_MEMOS.get((engine, warn_empty, tables))
     if by_summary is None:
         if len(_SUMMARY_MEMOS) >= 8:
             _SUMMARY_MEMOS.clear()
-        by_summary = _SUMMARY_MEMOS[engine, warn_empty] = {}
+        by_summary = _SUMMARY_MEMOS[engine, warn_empty, tables] = {}
     summary_key = (
         summary.legacy_file_version,
         summary.file_version_ue4,
@@ -303,39 +312,44 @@ def _read(
     if known is None:
         if len(by_summary) >= _MEMO_LIMIT:
             by_summary.clear()
-        known = by_summary[summary_key] = (classify("", summary, engine, warn_empty), summary)
+        known = by_summary[summary_key] = (classify("", summary, engine, warn_empty, tables), summary)
     return known[0]
 
 
 _MEMO_LIMIT = 4096
 """Shared results kept per engine and warning setting in this process: bounded, so that memory stays flat over any
 number of distinct headers."""
-_MEMOS: dict[tuple[EngineVersion, bool], dict[int, ScanResult]] = {}
+_MEMOS: dict[tuple[EngineVersion, bool, VersionTables | None], dict[int, ScanResult]] = {}
 """By the core's number for a header."""
-_SUMMARY_MEMOS: dict[tuple[EngineVersion, bool], dict[tuple[object, ...], tuple[ScanResult, PackageSummary]]] = {}
+_SUMMARY_MEMOS: dict[
+    tuple[EngineVersion, bool, VersionTables | None], dict[tuple[object, ...], tuple[ScanResult, PackageSummary]]
+] = {}
 """By the fields of a summary the Python reader read (without the core, or for a file the core handed back)."""
 
 
-def _memo_for(engine: EngineVersion, warn_empty: bool) -> dict[int, ScanResult]:
-    """The shared results of this process for one engine and warning setting (a worker keeps them between chunks)."""
-    memo = _MEMOS.get((engine, warn_empty))
+def _memo_for(engine: EngineVersion, warn_empty: bool, tables: VersionTables | None = None) -> dict[int, ScanResult]:
+    """The shared results of this process for one engine, warning setting and tables (a worker keeps them between
+    chunks)."""
+    memo = _MEMOS.get((engine, warn_empty, tables))
     if memo is None:
         if len(_MEMOS) >= 8:
             _MEMOS.clear()
-        memo = _MEMOS[engine, warn_empty] = {}
+        memo = _MEMOS[engine, warn_empty, tables] = {}
     return memo
 
 
-def _scan_native(roots: Iterable[Path], engine: EngineVersion, core: ModuleType) -> Iterator[tuple[str, ScanResult]]:
+def _scan_native(
+    roots: Iterable[Path], engine: EngineVersion, core: ModuleType, tables: VersionTables | None = None
+) -> Iterator[tuple[str, ScanResult]]:
     """One process, the core listing each folder and reading each package; the Python reader reads the first file
     of each distinct header, and every file the core hands back (see ``_native.c``)."""
     scan_folder = core.scan_folder
     for root in roots:
         warn_empty = zero_engine_version_warning(root)
-        memo = _memo_for(engine, warn_empty)
+        memo = _memo_for(engine, warn_empty, tables)
         top = os.fspath(root)
         if not os.path.isdir(top):
-            yield top, _listed(top, _special_file(top), engine, warn_empty)
+            yield top, _listed(top, _special_file(top), engine, warn_empty, tables)
             continue
         stack = [top]
         while stack:
@@ -349,7 +363,7 @@ def _scan_native(roots: Iterable[Path], engine: EngineVersion, core: ModuleType)
                         continue
                     key = core.read_key(path)
                     shared = memo.get(key)
-                    yield path, shared if shared is not None else _read(path, engine, warn_empty, memo, key)
+                    yield path, shared if shared is not None else _read(path, engine, warn_empty, memo, key, tables)
             else:
                 numbered, subfolders = listing
                 for path, key in numbered:
@@ -357,11 +371,11 @@ def _scan_native(roots: Iterable[Path], engine: EngineVersion, core: ModuleType)
                     if shared is not None:
                         yield path, shared
                     elif key >= 0:
-                        yield path, _read(path, engine, warn_empty, memo, key)
+                        yield path, _read(path, engine, warn_empty, memo, key, tables)
                     elif key == _NOT_LISTED_AS_REGULAR:
-                        yield path, _listed(path, _special_file(path), engine, warn_empty)
+                        yield path, _listed(path, _special_file(path), engine, warn_empty, tables)
                     else:
-                        yield path, _read(path, engine, warn_empty, memo, None)
+                        yield path, _read(path, engine, warn_empty, memo, None, tables)
             stack.extend(reversed(subfolders))
 
 
@@ -369,35 +383,41 @@ _NOT_LISTED_AS_REGULAR = -2
 """The core's code for a package name that the listing does not give as a regular file."""
 
 
-def _listed(path: str, problem: _Problem | None, engine: EngineVersion, warn_empty: bool) -> ScanResult:
+def _listed(
+    path: str, problem: _Problem | None, engine: EngineVersion, warn_empty: bool, tables: VersionTables | None = None
+) -> ScanResult:
     if problem is not None:
         return _problem_result(path, problem)
-    return scan_file(path, engine, warn_empty, listed_as_file=True)
+    return scan_file(path, engine, warn_empty, listed_as_file=True, tables=tables)
 
 
 def _results(
-    task: tuple[list[ScanResult], list[str], Future[list[ScanResult]] | bool], engine: EngineVersion
+    task: tuple[list[ScanResult], list[str], Future[list[ScanResult]] | bool],
+    engine: EngineVersion,
+    tables: VersionTables | None = None,
 ) -> Iterator[tuple[str, ScanResult]]:
     before, paths, work = task
     for result in before:
         yield result.path, result
-    results = _scan_chunk(paths, engine, work) if isinstance(work, bool) else work.result()
+    results = _scan_chunk(paths, engine, work, tables) if isinstance(work, bool) else work.result()
     yield from zip(paths, results, strict=True)
 
 
-def _scan_chunk(paths: list[str], engine: EngineVersion, warn_empty: bool) -> list[ScanResult]:
+def _scan_chunk(
+    paths: list[str], engine: EngineVersion, warn_empty: bool, tables: VersionTables | None = None
+) -> list[ScanResult]:
     """The results of ``paths``, in order; results shared by several files have an empty path (and are pickled
     once per chunk when they come from a worker)."""
-    memo = _memo_for(engine, warn_empty)
+    memo = _memo_for(engine, warn_empty, tables)
     core = native_core()
     if core is None:
-        return [_read(path, engine, warn_empty, memo, None) for path in paths]
+        return [_read(path, engine, warn_empty, memo, None, tables) for path in paths]
     read_key = core.read_key
     results = []
     for path in paths:
         key = read_key(path)
         shared = memo.get(key)
-        results.append(shared if shared is not None else _read(path, engine, warn_empty, memo, key))
+        results.append(shared if shared is not None else _read(path, engine, warn_empty, memo, key, tables))
     return results
 
 

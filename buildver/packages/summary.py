@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from buildver.packages.engine_custom_versions import newer_custom_version
-from buildver.packages.object_versions import KNOWN_MIN_LEGACY_FILE_VERSION, newer_than_release, object_versions_for
+from buildver.packages.object_versions import (
+    KNOWN_MIN_LEGACY_FILE_VERSION,
+    newer_than_release,
+    newer_than_tables,
+    object_versions_for,
+)
 from buildver.versions.custom_versions import StoredCustomVersion
 from buildver.versions.engine_version import EngineVersion
+
+if TYPE_CHECKING:
+    from buildver.packages.tree_tables import VersionTables
 
 __all__ = [
     "PACKAGE_FILE_TAG",
@@ -102,15 +111,30 @@ class PackageSummary:
             return CustomVersionFormat.GUIDS
         return CustomVersionFormat.OPTIMIZED
 
-    def newer_than(self, engine: EngineVersion) -> str | None:
+    def newer_than(self, engine: EngineVersion, tables: VersionTables | None = None) -> str | None:
         """Why ``engine``'s release cannot load this package, by its versions, or None.
 
         In the linker's order: the file versions newer than the release writes
         (:data:`buildver.packages.object_versions.RELEASE_OBJECT_VERSIONS`), then a custom version newer than the
         release registers (:mod:`buildver.packages.engine_custom_versions`). A release missing from a table gets
         no check of that kind; a custom version the release does not register (a plugin's) is not refused.
+        With ``tables`` (read from the engine's tree, its plugins and the game), those decide instead, the licensee
+        version too (:func:`buildver.packages.object_versions.newer_than_tables`).
         """
         release = object_versions_for(engine)
+        if tables is not None:
+            from buildver.packages.engine_custom_versions import check_against_tables
+
+            known = self.has_file_versions
+            newer = newer_than_tables(
+                tables,
+                release,
+                self.legacy_file_version,
+                self.file_version_ue4 if known else None,
+                self.file_version_ue5 if known else None,
+                self.file_version_licensee if known else None,
+            )
+            return newer if newer is not None else check_against_tables(self.custom_versions, tables)[0]
         if release is not None:
             if not self.has_file_versions:
                 newer = newer_than_release(release, self.legacy_file_version, None, None)

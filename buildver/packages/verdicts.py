@@ -18,6 +18,7 @@ from buildver.packages.reader import read_package_summary
 from buildver.packages.summary import PackageSummary
 
 if TYPE_CHECKING:
+    from buildver.packages.tree_tables import VersionTables
     from buildver.versions.engine_version import EngineVersion
 
 __all__ = ["ScanResult", "ScanStatus", "classify", "scan_file"]
@@ -54,8 +55,24 @@ class ScanStatus(enum.StrEnum):
         """The statuses that make ``assets scan`` exit 1."""
         return self in _FAILURES
 
+    @property
+    def description(self) -> str:
+        """What the status means, in one line (the rules of ``assets scan``'s SARIF report)."""
+        return _DESCRIPTIONS[self]
+
 
 _FAILURES = frozenset({ScanStatus.NEWER_ENGINE, ScanStatus.CORRUPT, ScanStatus.LFS_POINTER})
+_DESCRIPTIONS = {
+    ScanStatus.NEWER_ENGINE: "saved by a newer engine: this engine cannot load it without losing data",
+    ScanStatus.CORRUPT: "truncated, inconsistent or unreadable",
+    ScanStatus.LFS_POINTER: "a Git LFS pointer where the package should be: nothing was checked (git lfs pull)",
+    ScanStatus.NOT_A_PACKAGE: "something else under a package name (Zen/IoStore, encrypted, UE3, text)",
+    ScanStatus.TOO_NEW_FORMAT: "a header layout newer than this buildver knows",
+    ScanStatus.UNDECIDABLE: "a custom version this engine's release does not register: the plugin that does decides",
+    ScanStatus.EMPTY_ENGINE_VERSION: "saved with an empty engine version: engines with a changelist warn",
+    ScanStatus.UNVERSIONED: "cooked: the header keeps no editor versions to check",
+    ScanStatus.OK: "this engine loads it",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +131,13 @@ _new_result = trusted_builder(ScanResult)
 """``ScanResult(...)`` at half the cost, for classify's values (see buildver._records)."""
 
 
-def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_empty: bool = True) -> ScanResult:
+def classify(
+    path: str,
+    summary: PackageSummary,
+    engine: EngineVersion,
+    warn_empty: bool = True,
+    tables: VersionTables | None = None,
+) -> ScanResult:
     """The status of a package for ``engine``, checked in the order Unreal's linker does.
 
     1. newer-engine: ``engine`` is not compatible with CompatibleWithEngineVersion ("saved with engine version newer
@@ -130,6 +153,10 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
     5. empty-engine-version: SavedByEngineVersion has no changelist while ``engine`` has one and ``warn_empty``
        (``ZeroEngineVersionWarning``) is on;
     6. ok.
+
+    ``tables`` (the tables read from the engine's tree, its plugins and the game:
+    :mod:`buildver.packages.tree_tables`) decide the object, licensee and custom versions instead of the release's,
+    for a licensee's build too; each reason then names them.
     """
     status, error = ScanStatus.OK, None
     compatible_with = summary.compatible_with_engine_version
@@ -137,13 +164,13 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
     if compatible_with is not None and not engine.is_compatible_with(compatible_with):
         status = ScanStatus.NEWER_ENGINE
         error = f"saved as compatible with {compatible_with}, which {engine} cannot load"
-    elif (newer := summary.newer_than(engine)) is not None:
+    elif (newer := summary.newer_than(engine, tables)) is not None:
         status, error = ScanStatus.NEWER_ENGINE, newer
     elif summary.newer_format is not None:
         status, error = ScanStatus.TOO_NEW_FORMAT, summary.newer_format
     elif summary.is_cooked or summary.is_unversioned:
         status = ScanStatus.UNVERSIONED
-    elif (undecided := _undecided(summary, engine)) is not None:
+    elif (undecided := _undecided(summary, engine, tables)) is not None:
         status, error = ScanStatus.UNDECIDABLE, undecided
     elif warn_empty and saved_by is not None and not saved_by.has_changelist and engine.has_changelist:
         status = ScanStatus.EMPTY_ENGINE_VERSION
@@ -161,10 +188,15 @@ def classify(path: str, summary: PackageSummary, engine: EngineVersion, warn_emp
     )
 
 
-def _undecided(summary: PackageSummary, engine: EngineVersion) -> str | None:
-    """Why the package is undecidable for ``engine``: the custom versions its release does not register; or None."""
+def _undecided(summary: PackageSummary, engine: EngineVersion, tables: VersionTables | None) -> str | None:
+    """Why the package is undecidable for ``engine``: the custom versions its release (or ``tables``) does not
+    register; or None."""
     if not summary.custom_versions:
         return None
+    if tables is not None:
+        from buildver.packages.engine_custom_versions import check_against_tables
+
+        return check_against_tables(summary.custom_versions, tables)[1]
     unchecked = unregistered_custom_versions(summary.custom_versions, engine)
     if not unchecked:
         return None
@@ -183,16 +215,24 @@ def _undecided(summary: PackageSummary, engine: EngineVersion) -> str | None:
     )
 
 
-def scan_file(path: str, engine: EngineVersion, warn_empty: bool = True, *, listed_as_file: bool = False) -> ScanResult:
+def scan_file(
+    path: str,
+    engine: EngineVersion,
+    warn_empty: bool = True,
+    *,
+    listed_as_file: bool = False,
+    tables: VersionTables | None = None,
+) -> ScanResult:
     """Read one package header and classify it; never raises for a bad file.
 
     ``listed_as_file``: ``path`` was just seen as a regular file in a folder listing (see read_package_summary).
+    ``tables``: the engine's own tables (:func:`classify`).
     """
     try:
         summary = read_package_summary(path, listed_as_file=listed_as_file)
     except PackageFormatError as exc:
         return unreadable(path, exc)
-    return classify(path, summary, engine, warn_empty)
+    return classify(path, summary, engine, warn_empty, tables)
 
 
 def unreadable(path: str, exc: PackageFormatError) -> ScanResult:

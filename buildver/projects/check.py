@@ -7,10 +7,10 @@ prints.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,7 +42,7 @@ _PROJECT_PLUGIN_FOLDERS = frozenset({"plugins", "mods"})
 """Where Unreal reads a project's own plugins (FPaths::ProjectPluginsDir, ProjectModsDir)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class ProjectReport:
     """Every verdict for one folder against one engine build."""
 
@@ -211,8 +211,10 @@ def check_project(
     results: list[CheckResult] = []
     binaries_folders: list[Path] = []
     registered = _Registered(look_up)
+    located: dict[str, Path] = {}
     for file in find_descriptors(path, engine_root=engine_root, engine_plugins=engine_plugins):
         shown = _display(file, base, engine_root)
+        located[shown] = file
         try:
             data = _read(file, shown)
             if file.name.lower().endswith(PROJECT_SUFFIX):
@@ -232,10 +234,16 @@ def check_project(
             kind = Kind.PROJECT if file.name.lower().endswith(PROJECT_SUFFIX) else Kind.PLUGIN
             results.append(CheckResult(kind, shown, Status.MALFORMED, None, str(exc).removeprefix(f"{shown}: ")))
         binaries_folders.append(file.parent / "Binaries")
-    results += _check_binaries(binaries_folders, base, engine_root, build_id)
+    results += _check_binaries(binaries_folders, base, engine_root, build_id, located)
     order = list(Kind)
     results.sort(key=lambda result: (order.index(result.kind), result.path))
-    return ProjectReport(source, engine, compatible_with, tuple(results))
+    return ProjectReport(source, engine, compatible_with, tuple(_located(result, located) for result in results))
+
+
+def _located(result: CheckResult, located: dict[str, Path]) -> CheckResult:
+    """The result with its file's absolute path: shown paths are relative to the checked folder or the engine's."""
+    file = located.get(result.path)
+    return result if file is None else dataclasses.replace(result, location=Path(os.path.abspath(file)).as_posix())
 
 
 class _Registered:
@@ -261,9 +269,10 @@ class _Registered:
 
 
 def _check_binaries(
-    binaries_folders: list[Path], base: Path, engine_root: Path | None, forced_build_id: str
+    binaries_folders: list[Path], base: Path, engine_root: Path | None, forced_build_id: str, located: dict[str, Path]
 ) -> list[CheckResult]:
-    """The manifests in ``<descriptor folder>/Binaries/<platform>/``, each against its engine counterpart."""
+    """The manifests in ``<descriptor folder>/Binaries/<platform>/``, each against its engine counterpart (each
+    manifest's file recorded in ``located`` under its shown path)."""
     manifests: dict[str, bytes] = {}
     engine_build_ids: dict[str, tuple[str, str]] = {}
     results: list[CheckResult] = []
@@ -276,6 +285,7 @@ def _check_binaries(
                 if not (file.is_file() and file.name.lower().endswith(MANIFEST_SUFFIX)):
                     continue
                 shown = _display(file, base, engine_root)
+                located[shown] = file
                 try:
                     manifests[shown] = _read(file, shown)
                 except DescriptorError as exc:

@@ -162,6 +162,19 @@ def string_field(document: Mapping[str, object], key: str, path: str) -> str:
     return value
 
 
+def string_list(document: Mapping[str, object], key: str, path: str) -> tuple[str, ...]:
+    """An optional array of strings (``AdditionalPluginDirectories``): Unreal's TryGetStringArrayField."""
+    value = document.get(key.lower())
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise DescriptorError(f"{path}: {key} must be an array, not {json_type(value)}")
+    for index, entry in enumerate(value):
+        if not isinstance(entry, str):
+            raise DescriptorError(f"{path}: {key}[{index}] must be a string, not {json_type(entry)}")
+    return tuple(value)
+
+
 def entries(document: Mapping[str, object], key: str, path: str, required: tuple[str, ...]) -> tuple[str, ...]:
     """The names in an optional array of objects (Modules, Plugins), each with the fields Unreal requires."""
     value = document.get(key.lower())

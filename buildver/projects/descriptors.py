@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from buildver.errors import DescriptorError
-from buildver.projects.descriptor_json import entries, file_version, read_objects, string_field
+from buildver.projects.descriptor_json import entries, file_version, read_objects, string_field, string_list
 
 __all__ = ["PluginDescriptor", "ProjectDescriptor", "parse_plugin_descriptor", "parse_project_descriptor"]
 
@@ -49,6 +49,8 @@ class ProjectDescriptor:
     """What Unreal reads without a word but a reader should know: a key that comes more than once."""
     unreal4_declared: str | None = None
     """The EngineAssociation Unreal 4 reads when a repeated key makes it differ from Unreal 5's, else None."""
+    additional_plugin_directories: tuple[str, ...] = ()
+    """Folders of more plugins, as written (relative to the project's folder, or absolute)."""
 
     def engine_association_for(self, major: int) -> str:
         """The EngineAssociation an engine of ``major`` reads (Unreal 4 and Unreal 5 differ on repeated keys)."""
@@ -111,6 +113,7 @@ def _project(document: Mapping[str, object], path: str) -> ProjectDescriptor:
         engine_association=string_field(document, "EngineAssociation", path),
         modules=entries(document, "Modules", path, ("Name", "Type")),
         plugins=entries(document, "Plugins", path, ("Name", "Enabled")),
+        additional_plugin_directories=string_list(document, "AdditionalPluginDirectories", path),
     )
 
 

@@ -203,8 +203,8 @@ def read_install_ini(path: Path, *, platform: str = sys.platform) -> list[Engine
     """The source builds in Unreal's ``Install.ini`` (Linux and macOS): ``[Installations]``, ``IDENTIFIER=FOLDER``.
 
     A missing file is an empty list. Each key is re-spelt as Unreal's ``EnumerateEngineInstallations`` re-spells it
-    (:func:`install_ini_spellings`). Unreal 5.8 on Linux also lists launcher-style builds there as ``UE_5.8=...``;
-    such a key is the engine ``5.8``.
+    (:func:`install_ini_spellings`). Unreal on Linux (read in 5.3.1, 5.4.3 and 5.8) also lists launcher-style builds
+    there as ``UE_5.8=...``; such a key is the engine ``5.8``.
     """
     text = _read_list(path)
     if text is None:
@@ -247,7 +247,10 @@ def install_ini_spellings(key: str, platform: str) -> tuple[tuple[str, str], ...
     folgerwang/UnrealEngine@4b06f0b5 (4.22) and elmachotroso/unreal_devtoolbox@1c24a3df (5.0.3) and @9d0f90ca
     (5.1.1) ``Developer/DesktopPlatform/Private/Linux/DesktopPlatformLinux.cpp`` (5.0.3 lines 207-209, 5.1.1 lines
     206-208), ``Mac/DesktopPlatformMac.cpp`` (5.0.3 lines 561-563, 5.1.1 lines 560-562), unicorn2022/UE5.8.0@5d9a05c1
-    (5.8, Linux: ``UE_`` keys are launcher-style builds named by the rest).
+    (5.8, Linux: ``UE_`` keys are launcher-style builds named by the rest). 5.3.1 and 5.4.3 on Linux already read
+    ``UE_`` keys so (``EnumerateLauncherEngineInstallations``) and print keys without braces; 5.4.3 on macOS with
+    braces (realAYAYA/UnrealEngine-ToonLit@0b4f286d and @40029702, the same files); 5.0.3 and 5.1.1 have no ``UE_``
+    rule (a ``UE_`` key is the zero GUID there).
     """
     digits = _guid_digits(key)
     launcher = key.startswith("UE_")
@@ -258,14 +261,14 @@ def install_ini_spellings(key: str, platform: str) -> tuple[tuple[str, str], ...
     )
     zero = " (not a GUID: the zero GUID)" if digits is None else ""
     if platform == "darwin":
-        found = [("{" + guid + "}", f"Unreal on macOS (read in 5.0 and 5.1){zero}")]
+        found = [("{" + guid + "}", f"Unreal on macOS (read in 5.0, 5.1 and 5.4){zero}")]
     else:
         found = [
             ("{" + guid + "}", f"Unreal 4.22 to 5.0 on Linux{zero}"),
             (guid, f"Unreal 5.1 and later on Linux{zero}"),
         ]
     if launcher and platform != "darwin":
-        found.insert(0, (key.removeprefix("UE_"), "Unreal 5.8 on Linux (a launcher-style build)"))
+        found.insert(0, (key.removeprefix("UE_"), "Unreal 5.3 and later on Linux (a launcher-style build)"))
     return tuple(found)
 
 

@@ -4,10 +4,9 @@ kept (``UnrealVersionSelector -switchversion`` without the reformatting).
 Unreal's ``FDesktopPlatformBase::SetEngineIdentifierForProject`` (4.22 to 5.8) loads the whole file into an
 ``FJsonObject``, sets the field with ``SetStringField`` and writes the object again with ``TJsonWriter``: the value
 of an existing key is replaced where it is (``TMap::Add`` on a key it holds, ``TSet::TryReplaceExisting``), and a key
-the file lacks is added after the last member. buildver writes the value where the key is (every occurrence of a key
-repeated in another case, so that Unreal 4 and 5 read the same) and adds a missing key after the last member, in the
-file's own indentation, separators and line endings; the encoding, byte-order mark, key order and every other
-character stay as they were. ``docs/project-rules.md`` §7 cites the sources.
+the file lacks is added after the last member. buildver does the same by position (``descriptor_edit.with_members``,
+which ``bump`` uses for a plugin's Version and VersionName too): the encoding, byte-order mark, key order and every
+other character stay as they were. ``docs/project-rules.md`` §7 cites the sources.
 """
 
 from __future__ import annotations
@@ -18,16 +17,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from buildver.changes import FileChange, apply_changes, locked, read_existing
+from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers
 from buildver.errors import DescriptorError, EngineLookupError
-from buildver.projects.descriptor_json import _blank_trailing_commas, read_object
+from buildver.projects.descriptor_edit import with_members
 from buildver.projects.engine import ProjectEngine, association_of, project_engine, read_registry_builds
-from buildver.versions.json_layout import JsonLayoutError, encode_string, parse_object, with_edits
+from buildver.text import unencodable
+from buildver.versions.json_layout import encode_string
 
 __all__ = ["Switch", "plan_switch", "switch_engine", "with_association"]
 
 _KEY = "EngineAssociation"
-_UTF16_MARKS = {b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,53 +105,26 @@ def switch_engine(
     home: Path | None = None,
     registry: Callable[[], list[tuple[str, str]]] = read_registry_builds,
 ) -> Switch:
-    """:func:`plan_switch`, then (unless ``dry_run``) the ``.uproject`` written all or nothing under its folder's lock;
-    WriteError when it cannot be (the file is then as it was)."""
+    """:func:`plan_switch`, then (unless ``dry_run``) the ``.uproject`` written all or nothing under its folder's lock,
+    after what killed runs left beside it is removed (also when it already names the association); WriteError when
+    it cannot be (the file is then as it was)."""
     switch = plan_switch(
         project, association, force=force, platform=platform, environ=environ, home=home, registry=registry
     )
-    if not dry_run and switch.change.changed:
+    if not dry_run:
         with locked(project.parent):
-            apply_changes([switch.change])  # refuses a file changed since it was read
+            remove_leftovers(project.parent, project.name)
+            if switch.change.changed:
+                apply_changes([switch.change])  # refuses a file changed since it was read
     return switch
 
 
 def with_association(data: bytes, association: str, shown: str) -> bytes:
     """A ``.uproject``'s bytes with EngineAssociation set to ``association``, every other byte kept; DescriptorError
     when the file cannot be edited in place (not a descriptor, or JSON that Unreal reads but buildver cannot place)."""
-    encoding = next((name for mark, name in _UTF16_MARKS.items() if data.startswith(mark)), None)
-    if encoding is not None:
-        mark, body = data[:2], data[2:]
-    else:
-        encoding, mark, body = "utf-8", b"", data
-    read_object(data, shown)  # the descriptor as Unreal reads it: refuses what is no descriptor, in Unreal's words
-    text = body.decode(encoding)
-    bom = text[:1] if text.startswith("\ufeff") else ""
-    text = text[len(bom) :]
-    try:
-        layout = parse_object(_blank_trailing_commas(text))  # commas blanked: every position stays the same
-    except JsonLayoutError as exc:
-        raise DescriptorError(
-            f"{shown}: line {exc.line}, column {exc.column}: cannot edit EngineAssociation in place ({exc.message})"
-        ) from None
-    layout = layout._replace(text=text)
-    value = encode_string(association)
-    edits = [
-        (member.value_start, member.value_end, value) for member in layout.members if member.key.lower() == _KEY.lower()
-    ]
-    if not edits and layout.members:
-        last = layout.members[-1]
-        if len(layout.members) == 1:  # no separator to copy: the space before the first key, else one space
-            gap = text[layout.object_start : last.key_start]
-            layout = layout._replace(member_separator="," + (gap or " "))
-        edits.append(
-            (last.value_end, last.value_end, f"{layout.member_separator}{encode_string(_KEY)}{layout.separator}{value}")
-        )
-    elif not edits:
-        inside = f"{layout.newline}{layout.indent}{encode_string(_KEY)}{layout.separator}{value}{layout.newline}"
-        close = text.index("}", layout.object_start)
-        edits.append((layout.object_start, close, inside))
-    new = mark + (bom + with_edits(layout, edits)).encode(encoding)
+    if unencodable(association) is not None:
+        raise EngineLookupError(f"{association!r}: an association that is not UTF-8 text cannot be written to {shown}")
+    new = with_members(data, {_KEY: encode_string(association)}, shown, _KEY)
     if association_of(new, shown) != association:  # pragma: no cover - a guard against a wrong edit
         raise DescriptorError(f"{shown}: the edited file does not read back as EngineAssociation {association!r}")
     return new

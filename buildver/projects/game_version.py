@@ -18,16 +18,20 @@
             ``X8664`` for ``-armv7`` / ``-arm64`` / ``-x64``;    (4.25.1), truefranco/UE4.27.2-Oculus-Nvidia-
             ``-x86`` gets none (``StoreVersionOffsetX86`` in      AMD@3100b2c3 (4.27.2), elmachotroso/
             BaseEngine.ini is never read)                        unreal_devtoolbox@1c24a3df (5.0.3)
-  5.1-5.4   arm64 and x64 only; ArmV7 offset gone                elmachotroso/unreal_devtoolbox@9d0f90ca
-  5.5-5.7   the build machine test trims the variable            lakeone/UE5.51MagicM@262077e8 (5.5.1),
-            (``Unreal.IsBuildMachine()``)                        ``EpicGames.Build/Unreal.cs``
-  5.8       ``bUseChangeListAsStoreVersion`` applies on every    unicorn2022/UE5.8.0@5d9a05c1
-            machine, and a changelist of 0 stops the build
+  5.1-5.3   arm64 and x64 only; ArmV7 offset gone; the build     elmachotroso/unreal_devtoolbox@9d0f90ca
+            machine test is ``IsBuildMachine == "1"`` exactly     (5.1.1), realAYAYA/UnrealEngine-ToonLit
+                                                                 @0b4f286d (5.3.1)
+  5.4-5.6   the build machine test trims the variable            realAYAYA/UnrealEngine-ToonLit@5d55e270
+            (``Unreal.IsBuildMachine()``)                        (5.4.4) and @40029702 (5.4.3 ``Unreal.cs``),
+                                                                 lakeone/UE5.51MagicM@262077e8 (5.5.1)
+  5.7-      ``bUseChangeListAsStoreVersion`` applies on every    xiaoyanxiansheng/UnrealEngine57@01a957e1
+            machine, and a changelist of 0 stops the build       (ue5-main at 5.7.0), unicorn2022/UE5.8.0
+                                                                 @5d9a05c1 (ue5-main at 5.8.0)
   ========  ===================================================  ==========================================
 
   In every release: ``StoreVersion`` (``Int32.TryParse``; BaseEngine.ini's ``StoreVersion=1`` when the project sets
   none), replaced by the engine's ``Build.version`` Changelist when ``bUseChangeListAsStoreVersion`` is true and
-  (before 5.8) ``IsBuildMachine`` is ``1``, and when that changelist is not 0; then the architecture's offset.
+  (before 5.7) ``IsBuildMachine`` is ``1``, and when that changelist is not 0; then the architecture's offset.
   ``VersionDisplayName`` (BaseEngine.ini's ``1.0``), and on a build machine ``-<changelist>`` appended when
   ``bAppendChangeListToVersionDisplayName`` is true, then ``-Android`` when ``bAppendPlatformToVersionDisplayName``
   is (``EmbeddedAppendDisplayName`` of embedded builds is not modelled). Booleans as ``ConfigHierarchy.TryParse``:
@@ -206,28 +210,34 @@ ANDROID_RULES: tuple[AndroidRules, ...] = (
         {AndroidArch.ARMV7: "StoreVersionOffsetArmV7", **_ARM64_X64},
         "Mu-L/TracerInteractiveUE4Plugins@57055dbd, elmachotroso/unreal_devtoolbox@1c24a3df",
     ),
-    _rules("UnrealBuildTool 5.1 to 5.4", (5, 1), _UE5_ARCHS, _ARM64_X64, "elmachotroso/unreal_devtoolbox@9d0f90ca"),
     _rules(
-        "UnrealBuildTool 5.5 to 5.7",
-        (5, 5),
+        "UnrealBuildTool 5.1 to 5.3",
+        (5, 1),
         _UE5_ARCHS,
         _ARM64_X64,
-        "lakeone/UE5.51MagicM@262077e8",
+        "elmachotroso/unreal_devtoolbox@9d0f90ca, realAYAYA/UnrealEngine-ToonLit@0b4f286d",
+    ),
+    _rules(
+        "UnrealBuildTool 5.4 to 5.6",
+        (5, 4),
+        _UE5_ARCHS,
+        _ARM64_X64,
+        "realAYAYA/UnrealEngine-ToonLit@5d55e270, lakeone/UE5.51MagicM@262077e8",
         trimmed=True,
     ),
     _rules(
-        "UnrealBuildTool 5.8",
-        (5, 8),
+        "UnrealBuildTool 5.7 and later",
+        (5, 7),
         _UE5_ARCHS,
         _ARM64_X64,
-        "unicorn2022/UE5.8.0@5d9a05c1",
+        "xiaoyanxiansheng/UnrealEngine57@01a957e1, unicorn2022/UE5.8.0@5d9a05c1",
         needs_build_machine=False,
         zero_fails=True,
         trimmed=True,
     ),
 )
-"""Oldest first. The first release of each range is where it was read; releases between two reads (4.23, 4.24,
-5.2 to 5.4, 5.6, 5.7) were not read and take the older rules."""
+"""Oldest first. Each range starts at the oldest release it was read in; releases that were not read (4.23, 4.24,
+4.26, 5.2, 5.6: no public mirror found) take the rules of the nearest older release read (docs/game-rules.md)."""
 
 
 def android_rules(engine: tuple[int, int]) -> AndroidRules:
@@ -240,7 +250,7 @@ def android_rules(engine: tuple[int, int]) -> AndroidRules:
 
 
 def is_build_machine(environ: Mapping[str, str], engine: tuple[int, int]) -> bool:
-    """UnrealBuildTool's build-machine test: the ``IsBuildMachine`` variable is ``1`` (trimmed from 5.5)."""
+    """UnrealBuildTool's build-machine test: the ``IsBuildMachine`` variable is ``1`` (trimmed from 5.4)."""
     value = environ.get("IsBuildMachine")
     if value is None:
         return False
@@ -266,8 +276,10 @@ def platform_game_inis(project_dir: Path) -> list[str]:
     config = project_dir / "Config"
     try:
         entries = sorted(os.scandir(config), key=lambda entry: entry.name)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as exc:  # never "no layers": a layer passed over would keep its older value deciding, silently
+        raise IniError(f"{config}: cannot list the folder for its platform layers ({exc.strerror or exc})") from None
     found = []
     for entry in entries:
         if entry.is_dir(follow_symlinks=False) and (config / entry.name / f"{entry.name}Game.ini").is_file():
@@ -423,8 +435,9 @@ def android_bundle_version_code(
     ``android:versionCode`` (and gradle.properties' ``STORE_VERSION``) with ``GetStoreVersion("default")``: the
     StoreVersion (or the changelist) with no architecture's offset (``UEDeployAndroid.cs``, the combined-bundle path
     after ``bCombinedBundleOK``: Mu-L/TracerInteractiveUE4Plugins@57055dbd (4.25.1), elmachotroso/unreal_devtoolbox
-    @1c24a3df (5.0.3) line 4656 and @9d0f90ca (5.1.1) line 5204). Only when the per-architecture projects cannot be
-    merged does UnrealBuildTool fall back to one bundle per architecture, each with its own code.
+    @1c24a3df (5.0.3) line 4656 and @9d0f90ca (5.1.1) line 5204, ``GetStoreVersion(null)`` in realAYAYA/UnrealEngine-
+    ToonLit@5d55e270 (5.4.4) and xiaoyanxiansheng/UnrealEngine57@01a957e1 (5.7.0)). Only when the per-architecture
+    projects cannot be merged does UnrealBuildTool fall back to one bundle per architecture, each with its own code.
     """
     flag = _android(engine_files, "bEnableBundle")
     if not _csharp_bool(flag):

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from buildver.changes import FileChange, apply_changes, locked, read_existing
+from buildver.changes import FileChange, apply_changes, locked, read_existing, remove_leftovers
 from buildver.errors import BuildverError, EngineLookupError, WriteError
 from buildver.projects.engine import (
     REGISTRY_BUILDS_KEY,
@@ -39,6 +39,7 @@ from buildver.projects.engine import (
     same_folder,
     settings_folder,
 )
+from buildver.text import unencodable
 
 __all__ = [
     "ListedEngine",
@@ -124,6 +125,8 @@ class Registration:
     """Install.ini's new content (Linux, macOS), or None."""
     registry_value: tuple[str, str] | None = None
     """The registry value to add (Windows): its name and data; or None."""
+    list_file: Path | None = None
+    """Install.ini (Linux, macOS), written or not: killed runs' leftovers beside it are removed by the next one."""
     note: str = ""
     """Which releases spell the identifier this way, when they differ."""
 
@@ -153,17 +156,21 @@ def plan_registration(
     if not is_engine_root(root):
         raise EngineLookupError(f"{folder}: not an engine's folder (it holds no Engine/Binaries and Engine/Build)")
     engines, _ = installed_engines(platform=platform, environ=environ, home=home, registry=registry)
+    list_file = None
+    if platform != "win32":
+        list_file = settings_folder(platform, environ, home if home is not None else Path.home())
+        list_file = list_file / "UnrealEngine" / "Install.ini"
     for engine in engines:  # GetEngineIdentifierFromRootDir: the first entry of the map with that folder
         if same_folder(engine.root, root):
-            return Registration(root, engine.identifier, engine.source, existing=True)
+            return Registration(root, engine.identifier, engine.source, existing=True, list_file=list_file)
     digits = str(new_guid()).upper()
     if platform == "win32":
         name = "{" + digits + "}"
         data = str(root).replace("\\", "/")  # FPaths::NormalizeDirectoryName
         where = f"HKEY_CURRENT_USER\\{REGISTRY_BUILDS_KEY}"
         return Registration(root, name, where, existing=False, registry_value=(name, data))
-    install_ini = settings_folder(platform, environ, home if home is not None else Path.home())
-    install_ini = install_ini / "UnrealEngine" / "Install.ini"
+    assert list_file is not None
+    install_ini = list_file
     braces, note = _install_ini_braces(root, platform)
     identifier = "{" + digits + "}" if braces else digits
     try:
@@ -171,25 +178,31 @@ def plan_registration(
     except OSError as exc:
         raise EngineLookupError(f"{install_ini}: cannot read the file ({exc.strerror or exc})") from None
     new = _with_installation(old or b"", identifier, str(root), install_ini)
-    return Registration(root, identifier, str(install_ini), False, FileChange(install_ini, old, new), note=note)
+    change = FileChange(install_ini, old, new)
+    return Registration(root, identifier, str(install_ini), False, change, list_file=install_ini, note=note)
 
 
 def apply_registration(registration: Registration, *, registry_writer: RegistryWriter | None = None) -> None:
-    """Write what :func:`plan_registration` planned: Install.ini all or nothing under its folder's lock, or the
-    registry value through ``registry_writer`` (by default :func:`write_registry_build`). WriteError on failure."""
+    """Write what :func:`plan_registration` planned: Install.ini all or nothing under its folder's lock, after what
+    killed runs left beside it is removed (also when nothing is to be written), or the registry value through
+    ``registry_writer`` (by default :func:`write_registry_build`). WriteError on failure."""
     if registration.registry_value is not None:
         name, data = registration.registry_value
         try:
             (registry_writer or write_registry_build)(name, data)
         except OSError as exc:
             raise WriteError(f"{registration.where}: cannot add {name!r} ({exc.strerror or exc})") from None
-    if registration.change is not None:
-        folder = registration.change.path.parent
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise WriteError(f"{folder}: cannot create the folder ({exc.strerror or exc})") from None
-        with locked(folder):
+    list_file = registration.list_file
+    if list_file is None or (registration.change is None and not list_file.parent.is_dir()):
+        return
+    folder = list_file.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"{folder}: cannot create the folder ({exc.strerror or exc})") from None
+    with locked(folder):
+        remove_leftovers(folder, list_file.name)  # also when the engine is listed already: a killed run's
+        if registration.change is not None:
             apply_changes([registration.change])
 
 
@@ -246,6 +259,8 @@ def _with_installation(data: bytes, key: str, folder: str, path: Path) -> bytes:
     the file when there is none), as FConfigFile writes a key it adds; every other byte kept."""
     if any(char in folder for char in "\r\n\0"):
         raise EngineLookupError(f"{folder!r}: a folder with a line break cannot be written to {path}")
+    if unencodable(folder) is not None:
+        raise EngineLookupError(f"{folder!r}: a folder whose name is not UTF-8 cannot be written to {path}")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -246,16 +246,22 @@ def find_place(start: Path | None = None, *, config: Config | None = None, below
 
 
 def stamped_version_file(
-    file: str | os.PathLike[str] | None = None, *, start: Path | None = None, config: Config | None = None
+    file: str | os.PathLike[str] | None = None,
+    *,
+    start: Path | None = None,
+    config: Config | None = None,
+    place: Place | None = None,
 ) -> Path:
-    """The Build.version ``update-local`` and ``header`` stamp: ``file`` (``--file``); in a game, the game's own
-    (:attr:`Place.own_version_file`: never an engine's, even when the game sits in the engine's depot), a
-    NoVersionFileError when it keeps none; elsewhere the configured or found one, as every command reads it."""
+    """The Build.version ``update-local``, ``header`` and ``bump`` stamp: ``file`` (``--file``); in a game, the
+    game's own (:attr:`Place.own_version_file`: never an engine's, even when the game sits in the engine's depot), a
+    NoVersionFileError when it keeps none; elsewhere the configured or found one, as every command reads it.
+    ``place``: where the command stands, when it has found it already (as stamping finds it: ``below=False``)."""
     from buildver.versions.current import version_file_path
 
     if file is not None:
         return version_file_path(file)
-    place = find_place(start, config=config, below=False)
+    if place is None:
+        place = find_place(start, config=config, below=False)
     if place.kind is not PlaceKind.GAME:
         return version_file_path(None, config=place.config, start=start)
     if place.own_version_file is None:

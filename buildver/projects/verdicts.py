@@ -55,6 +55,21 @@ class Status(enum.StrEnum):
         """Whether ``buildver project check`` exits 1 for it."""
         return self in (Status.REFUSED, Status.MALFORMED)
 
+    @property
+    def description(self) -> str:
+        """What the status means, in one line (the rules of ``project check``'s SARIF report)."""
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    Status.COMPATIBLE: "the engine build loads it",
+    Status.WARNING: "loads, with a warning in the log (an EngineVersion FEngineVersion::Parse cannot read)",
+    Status.CONVERT: "a project made with an older engine: Unreal offers to convert it",
+    Status.NOT_DECIDABLE: "an association that leads to another engine or to none known on this machine",
+    Status.REFUSED: "Unreal refuses it: a plugin for another engine, a project it will not open, stale modules",
+    Status.MALFORMED: "a descriptor or manifest Unreal cannot read",
+}
+
 
 class Kind(enum.StrEnum):
     """What a result is about."""
@@ -77,6 +92,8 @@ class CheckResult:
     reason: str
     warnings: tuple[str, ...] = ()
     """What Unreal reads without a word but a reader should know (a key that comes more than once)."""
+    location: str | None = None
+    """Where the file is: its absolute path (posix separators), when the check walked to it (``check_project``)."""
 
     def to_json(self) -> dict[str, object]:
         """The result as a JSON object (``warnings`` only when there are some)."""

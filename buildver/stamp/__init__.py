@@ -1,11 +1,12 @@
 """Stamping a build: Unreal's ``UpdateLocalVersion`` (the values, where they come from, the rules of the engine
-being stamped, the header and MetaData.cs), and ``buildver init``."""
+being stamped, the header and MetaData.cs), ``buildver init``, and ``buildver bump`` (a new release's version)."""
 
 from typing import TYPE_CHECKING
 
 from buildver import _lazy_face
 
 if TYPE_CHECKING:
+    from buildver.stamp.bump import BumpPlan, BumpRequest, bump_release
     from buildver.stamp.header import render_header
     from buildver.stamp.init import init_project
     from buildver.stamp.rules import ChosenRules, choose_rules
@@ -13,9 +14,12 @@ if TYPE_CHECKING:
     from buildver.stamp.update import UpdatePlan, UpdateRequest, update_local, write_header
 
 __all__ = [
+    "BumpPlan",
+    "BumpRequest",
     "ChosenRules",
     "UpdatePlan",
     "UpdateRequest",
+    "bump_release",
     "choose_rules",
     "init_project",
     "render_header",
@@ -28,6 +32,9 @@ if not TYPE_CHECKING:
     __getattr__, __dir__ = _lazy_face(
         __name__,
         {
+            "BumpPlan": "bump",
+            "BumpRequest": "bump",
+            "bump_release": "bump",
             "ChosenRules": "rules",
             "choose_rules": "rules",
             "UpdatePlan": "update",

@@ -8,14 +8,16 @@ Perforce changelist of Jenkins and TeamCity builds, then git, for studios withou
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, NamedTuple, TypeVar
 
-from buildver.errors import SourceError
+from buildver.errors import SourceError, UsageError
 from buildver.versions.engine_version import MAX_CHANGELIST
 
 if TYPE_CHECKING:
+    from buildver.code_filter import CodeFilter
     from buildver.vcs import RepositoryState
 
 T = TypeVar("T")
@@ -28,6 +30,7 @@ __all__ = [
     "ci_branch",
     "ci_changelist",
     "escape_path",
+    "find_last_code_change",
     "parse_changelist",
     "resolve_branch",
     "resolve_changelist",
@@ -81,14 +84,15 @@ class Repository:
     """The git repository around a folder, read once and only when a value is actually needed."""
 
     def __init__(self, start: Path) -> None:
-        self._start = start
+        self.start = start
+        """The folder the repository is looked for from (the version file's)."""
 
     @functools.cached_property
     def state(self) -> RepositoryState | None:
         """The repository's state, or None outside a repository."""
         from buildver.vcs import read_repository  # only when a value comes from git: 1.7 ms otherwise spent
 
-        return read_repository(self._start)
+        return read_repository(self.start)
 
 
 # CI systems that build from Perforce and name the synced changelist: (system, variable, the variable that says
@@ -133,21 +137,100 @@ def resolve_changelist(flag: int | None, environment: Mapping[str, str], reposit
 
 
 def resolve_compatible_changelist(
-    flag: int | None, environment: Mapping[str, str], *, code_changelist: bool = True
+    flag: int | str | None,
+    environment: Mapping[str, str],
+    *,
+    code_changelist: bool = True,
+    setting: int | str | None = None,
+    last_code_change: Callable[[str], Sourced[int]] | None = None,
 ) -> Sourced[int] | None:
-    """``--compatible-cl``, else ``uebp_CodeCL`` when ``code_changelist`` (the engines whose UAT reads it),
-    else None: the rules' default applies.
+    """``--compatible-cl``, else ``uebp_CodeCL`` when ``code_changelist`` (the engines whose UAT reads it), else
+    the ``compatible-changelist`` setting, else None: the rules' default applies.
 
-    As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given".
+    As in Unreal (``if (CompatibleChangelist > 0)``), 0 from either source means "not given". The flag or the
+    setting may be ``code_filter.LAST_CODE_CHANGE``, which ``last_code_change`` computes (told where it was asked for).
     """
     if flag is not None:
         # Given, even as 0: 5.8's UpdateLocalVersion reads uebp_CodeCL only when -CompatibleCL is absent.
-        return Sourced(flag, "--compatible-cl") if flag else None
+        return _given(flag, "--compatible-cl", last_code_change) if flag else None
     if code_changelist and environment.get("uebp_CodeCL", "").strip():
         value = parse_changelist(environment["uebp_CodeCL"], "environment variable uebp_CodeCL")
         if value:
             return Sourced(value, "uebp_CodeCL")
+    if setting is not None:
+        return _given(setting, "the compatible-changelist setting", last_code_change)
     return None
+
+
+def _given(value: int | str, source: str, last_code_change: Callable[[str], Sourced[int]] | None) -> Sourced[int]:
+    if isinstance(value, int):
+        return Sourced(value, source)
+    from buildver.code_filter import LAST_CODE_CHANGE  # only here: most runs give a number or nothing
+
+    if value != LAST_CODE_CHANGE or last_code_change is None:
+        raise UsageError(f"{source}: {value!r} is neither a changelist nor {LAST_CODE_CHANGE}")
+    return last_code_change(source)
+
+
+def find_last_code_change(
+    repository: Repository,
+    changelist: Sourced[int],
+    code_filter: CodeFilter,
+    asked_by: str,
+    stamped: Iterable[Path] = (),
+) -> Sourced[int]:
+    """CompatibleChangelist as Unreal Game Sync computes it (``VersionToLastCodeChange``), from git: the changelist
+    of the newest commit on HEAD's first-parent line that changed a code file (``code_filter``).
+
+    The changelist must be git's own count, or the two numbers would not be in one numbering (a Perforce
+    changelist beside a commit count); a repository where no commit ever changed a code file has no last code
+    change, and is an error, as in UGS ("Could not find any code changes") and UAT 5.8. ``asked_by`` says where
+    last-code-change was given (``--compatible-cl``, or the setting), for the value's source and for errors.
+
+    The ``stamped`` files (Build.version, the header, MetaData.cs: what update-local writes) are never a code
+    change, whatever their names: every run rewrites them from the stamp, so what a commit holds in them does not
+    reach the build, and a generated header stamped and committed back would otherwise move the last code change
+    at every commit.
+    """
+    from buildver.code_filter import LAST_CODE_CHANGE
+
+    what = f"{LAST_CODE_CHANGE} ({asked_by})"
+    state = repository.state
+    if state is None:
+        raise SourceError(
+            f"{repository.start}: {what}: not inside a git repository; pass --compatible-cl N or set uebp_CodeCL"
+        )
+    advice = "pass --compatible-cl N"
+    ignored = {name.casefold() for name in _repository_paths(state.root, stamped)}  # Unreal's paths ignore case
+    found = state.last_change(
+        lambda path: path.casefold() not in ignored and code_filter.matches(path), shallow_advice=advice
+    )
+    if changelist.value != state.commit_count:
+        raise SourceError(
+            f"{state.root}: {what}: the changelist {changelist.value} ({changelist.source}) is not the number "
+            f"of commits reachable from HEAD ({state.commit_count}), so the last code change would be counted in "
+            "another numbering; leave the changelist to git, or pass --compatible-cl N (or set uebp_CodeCL)"
+        )
+    if found is None:
+        raise SourceError(
+            f"{state.root}: {what}: no commit reachable from HEAD changed a code file "
+            f"({code_filter.describe()}), so there is no last code change; {advice}"
+        )
+    return Sourced(
+        found.changelist, f"last code change, by {asked_by}: commit {found.commit[:12]} changed {found.path}"
+    )
+
+
+def _repository_paths(root: Path, paths: Iterable[Path]) -> Iterator[str]:
+    """Each of ``paths`` that lies in the repository at ``root``, as git names it (``/``-separated, from the root)."""
+    top = root.resolve()
+    for path in paths:
+        try:
+            relative = Path(os.path.relpath(path.resolve(), top))
+        except ValueError:  # Windows: another drive
+            continue
+        if relative.parts[:1] != (os.pardir,):
+            yield relative.as_posix()
 
 
 def resolve_branch(

@@ -45,8 +45,11 @@ class GameFileChange(NamedTuple):
     summary: str
 
 
-def plan_game_files(version_path: Path, record: BuildVersion, config: Config) -> list[GameFileChange]:
-    """The edits the configuration asks for, of the project at or above the Build.version's folder."""
+def plan_game_files(
+    version_path: Path, record: BuildVersion, config: Config, *, allow_backwards: bool = False
+) -> list[GameFileChange]:
+    """The edits the configuration asks for, of the project at or above the Build.version's folder; a value that
+    would go backwards is a ConfigError unless ``allow_backwards`` (``bump --allow-backwards``)."""
     templates = [
         ("project-version", config.project_version, DEFAULT_GAME_INI, PROJECT_SETTINGS, "ProjectVersion"),
         ("android-store-version", config.android_store_version, DEFAULT_ENGINE_INI, ANDROID_SETTINGS, "StoreVersion"),
@@ -72,9 +75,8 @@ def plan_game_files(version_path: Path, record: BuildVersion, config: Config) ->
         text = template.format_map(values)
         if key == "StoreVersion" and not (text.isascii() and text.isdigit()):
             raise ConfigError(f"{config.source}: {setting} {template!r} gives {text!r}, not a whole number")
-        planned += _plan_layers(
-            project.parent, _chains(project.parent, relative), section, key, text, setting, template
-        )
+        chains = _chains(project.parent, relative)
+        planned += _plan_layers(project.parent, chains, section, key, text, setting, template, allow_backwards)
     return planned
 
 
@@ -95,6 +97,7 @@ def _plan_layers(
     text: str,
     setting: str,
     template: str,
+    allow_backwards: bool = False,
 ) -> list[GameFileChange]:
     """Stamp ``key`` in the layer that decides it in every chain (the last file that sets it; the first file when
     none does), never backwards in any chain, and refuse when a chain would still read another value."""
@@ -122,7 +125,7 @@ def _plan_layers(
         else:
             new[target] = set_project_version(data, text, shown)
     for target, was in current:
-        if _goes_backwards(key, was, text):
+        if not allow_backwards and _goes_backwards(key, was, text):
             raise ConfigError(
                 f"{project_dir / target}: {key} would go backwards, {was} -> {text} ({setting} {template!r}); stores "
                 "refuse a version that does not grow: change the template, or the file's value by hand"

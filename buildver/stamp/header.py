@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_PREFIX",
+    "ENGINE_NUMBER_MACROS",
     "GENERATED_MARKER",
     "UNREAL_DEFINED_MACROS",
     "UNREAL_MACROS",
@@ -69,6 +70,7 @@ __all__ = [
     "replace_line",
     "rules_and_header",
     "same_to_the_compiler",
+    "set_engine_numbers",
     "split_lines",
     "version_h_replacements",
 ]
@@ -465,6 +467,35 @@ def patch_header(text: str, record: BuildVersion, build: str | None, path_for_me
     bom, lines, newlines = split_lines(text)
     for replacement in version_h_replacements(record, build, path_for_messages):
         replace_line(lines, replacement, path_for_messages)
+    return join_lines(bom, lines, newlines)
+
+
+ENGINE_NUMBER_MACROS = ("ENGINE_MAJOR_VERSION", "ENGINE_MINOR_VERSION", "ENGINE_PATCH_VERSION")
+"""The engine's banner version in Version.h, which FEngineVersion::Current() and CompatibleWith() are compiled from
+(``EngineVersion.cpp``, 4.18 to 5.8); Build.version's numbers are UnrealBuildTool's. Epic changes both by hand."""
+
+_ASSERTED_NUMBER = re.compile(r"\b(?P<name>ENGINE_(?:MAJOR|MINOR|PATCH)_VERSION)(?P<equals>\s*==\s*)\d+")
+
+
+def set_engine_numbers(text: str, numbers: tuple[int, int, int], path_for_messages: str) -> str:
+    """An engine's Version.h with ENGINE_MAJOR_VERSION, ENGINE_MINOR_VERSION and ENGINE_PATCH_VERSION set to
+    ``numbers``, and the ``static_assert`` that repeats them (5.3 on: "When updating these, also update the
+    static_assert below") too; every other byte kept.
+
+    Each ``#define`` is found and rewritten by VersionFileUpdater's ReplaceLine rules, as UAT finds the lines it
+    patches (:func:`replace_line`); a missing one is a HeaderError, as UAT's "Unable to find line".
+    """
+    if not text.removeprefix("\ufeff"):
+        raise HeaderError(f"{path_for_messages}: the header is empty")
+    bom, lines, newlines = split_lines(text)
+    for name, value in zip(ENGINE_NUMBER_MACROS, numbers, strict=True):
+        replace_line(lines, LineReplacement(f"#define {name}", str(value)), path_for_messages)
+    by_name = dict(zip(ENGINE_NUMBER_MACROS, numbers, strict=True))
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("static_assert"):
+            lines[index] = _ASSERTED_NUMBER.sub(
+                lambda found: f"{found['name']}{found['equals']}{by_name[found['name']]}", line
+            )
     return join_lines(bom, lines, newlines)
 
 

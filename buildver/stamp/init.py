@@ -7,7 +7,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from buildver.changes import (
     JOURNAL_NAME,
@@ -25,6 +25,9 @@ from buildver.file_names import find_project
 from buildver.versions.build_version import BuildVersion, render_new_file
 from buildver.versions.config import CONFIG_FILES, buildver_table, find_config, load_config
 from buildver.versions.current import backslash_advice
+
+if TYPE_CHECKING:
+    from buildver.vcs import IgnoreRule
 
 __all__ = ["InitResult", "game_header", "init_config", "init_project", "plan_init_config", "render_init_section"]
 
@@ -222,23 +225,15 @@ def _require_kept(paths: list[Path], *, given: Path | None) -> None:
             raise UsageError(_ignored(path, rules[path], other, exception_first=True))
 
 
-def _ignored(path: Path, rule: str, other: str, *, exception_first: bool) -> str:
+def _ignored(path: Path, rule: IgnoreRule, other: str, *, exception_first: bool) -> str:
     """One line: ``path`` is ignored by ``rule`` (``file:line: pattern``), and the fixes: ``other``, and a ``!``
-    exception unless the rule ignores a whole folder (git never re-includes a file of an ignored folder)."""
+    exception in the rule's own file unless the rule ignores a whole folder (git never re-includes a file of an
+    ignored folder)."""
     problem = f"{os.path.relpath(path)}: git ignores it ({rule}), so it would never be committed"
-    if rule.endswith("/"):
+    if rule.pattern.endswith("/"):
         return f"{problem}; git cannot keep a file of an ignored folder: {other}"
-    exception = f"add '!{_repository_path(path)}' to that .gitignore below the rule"
+    exception = f"add '{rule.exception}' below that rule in {rule.source}"
     return f"{problem}; {exception}, or {other}" if exception_first else f"{problem}; {other}, or {exception}"
-
-
-def _repository_path(path: Path) -> str:
-    """``path`` as a ``.gitignore`` at the repository's root names it (``/Build/Build.version``)."""
-    from buildver.vcs import find_repository_root
-
-    absolute = Path(os.path.abspath(path))
-    root = find_repository_root(absolute.parent)
-    return absolute.as_posix() if root is None else "/" + absolute.relative_to(root).as_posix()
 
 
 def _recovery_candidates(folder: Path, file: Path | None, project: Path | None) -> list[Path]:

@@ -12,9 +12,10 @@ from buildver.versions.report import show_fields
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from buildver.stamp.bump import BumpPlan
     from buildver.stamp.update import UpdatePlan
 
-__all__ = ["describe_rules", "update_document", "update_summary"]
+__all__ = ["bump_document", "bump_headline", "bump_summary", "describe_rules", "update_document", "update_summary"]
 
 
 def update_document(plan: UpdatePlan) -> dict[str, object]:
@@ -53,3 +54,36 @@ def _as_in_file(value: object) -> str:
 def describe_rules(plan: UpdatePlan) -> str:
     """``rules: Unreal 5.0 UpdateLocalVersion (engine tree at 5.0.3: ...)``: which rules, and why."""
     return printable(f"rules: {plan.rules.rules.describe()} ({plan.rules.reason})") + "\n"
+
+
+def bump_headline(plan: BumpPlan, *, dry_run: bool = False) -> str:
+    """``bump``'s first line: the version before and after, and where the command stands; or, when the version
+    stays as it was, that there is nothing to change."""
+    if plan.same_version:
+        rest = "bringing the other values in line with it" if plan.changes else "nothing to change"
+        return printable(f"{plan.path}: already at {plan.new}; {rest}") + "\n"
+    where = f" in {plan.where}" if plan.where else ""
+    return printable(f"{plan.old} -> {plan.new}{where}{' (dry run: nothing written)' if dry_run else ''}") + "\n"
+
+
+def bump_summary(plan: BumpPlan, written: list[Path]) -> str:
+    """``bump``'s lines after the headline: each value that changes, then what was written."""
+    lines = [printable(line) for line in plan.lines]
+    if written:
+        lines.append("wrote " + ", ".join(printable(str(path)) for path in written))
+    return "".join(line + "\n" for line in lines)
+
+
+def bump_document(plan: BumpPlan, written: list[Path], *, dry_run: bool = False) -> dict[str, object]:
+    """``bump --json``: where it stood, the version before and after, each value that changes, the files that
+    change and the files written (none for a dry run)."""
+    return {
+        "place": str(plan.kind),
+        "file": str(plan.path),
+        "from": plan.old,
+        "to": plan.new,
+        "changed": list(plan.lines),
+        "files_changed": [str(change.path) for change in plan.changes if change.changed],
+        "written": [str(path) for path in written],
+        "dry_run": dry_run,
+    }

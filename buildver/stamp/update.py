@@ -28,10 +28,11 @@ from buildver.changes import (
     remove_leftovers,
     transaction,
 )
-from buildver.errors import HeaderError, InvalidVersionError, UsageError, WriteError
+from buildver.errors import BuildverError, HeaderError, InvalidVersionError, UsageError, WriteError
 from buildver.stamp.depot import (
     Repository,
     Sourced,
+    find_last_code_change,
     resolve_branch,
     resolve_changelist,
     resolve_compatible_changelist,
@@ -47,6 +48,7 @@ __all__ = [
     "UpdatePlan",
     "UpdateRequest",
     "github_output",
+    "hotfix_warning",
     "journal_project",
     "plan_update",
     "update_local",
@@ -60,7 +62,8 @@ class UpdateRequest(NamedTuple):
     """What the caller asked for; None means "not given" (Unreal's defaults and sources apply)."""
 
     changelist: int | None = None
-    compatible_changelist: int | None = None
+    compatible_changelist: int | str | None = None
+    """A changelist (0: the rules' default), or ``"last-code-change"``: the last code change in git."""
     build: str | None = None
     licensee: bool | None = None
     promoted: int = 1
@@ -125,7 +128,11 @@ def plan_update(
     changelist = resolve_changelist(request.changelist, environment, repository)
     branch = resolve_branch(request.branch, request.depot_path, environment, repository, config.repository_name)
     licensee = _licensee(request.licensee, chosen, old)
-    compatible = _compatible_changelist(request, environment, chosen, old, changelist.value, licensee.value)
+    written = (version_file.path, header, config.header, chosen.metadata_cs)  # by this run, or by update-local
+    stamped = [path for path in written if path is not None]
+    compatible = _compatible_changelist(
+        request, environment, chosen, old, changelist, licensee.value, config=config, git=(repository, stamped)
+    )
     sources = {
         "Changelist": changelist.source,
         "BranchName": branch.source,
@@ -178,13 +185,11 @@ def plan_update(
         game = plan_game_files(version_file.path, record, config)
         changes += [planned.change for planned in game]
         game_changes = tuple(planned.summary for planned in game if planned.change.changed)
-    warnings = _hotfix_warning(chosen, record, header, request)
+    warnings = hotfix_warning(chosen, record, header)
     return UpdatePlan(version_file, record, sources, chosen, tuple(changes), game_changes, warnings)
 
 
-def _hotfix_warning(
-    chosen: ChosenRules, record: BuildVersion, header: Path | None, request: UpdateRequest
-) -> tuple[str, ...]:
+def hotfix_warning(chosen: ChosenRules, record: BuildVersion, header: Path | None) -> tuple[str, ...]:
     """4.18's Version.h stops the compile of an Epic hotfix (patch above 0) whose compatible changelist is its own
     changelist ("ENGINE_COMPATIBLE_CL_VERSION must be manually defined for hotfix builds"), which 4.18's UAT writes
     when -CompatibleCL is not given. buildver writes the same, and says so first (``docs/unreal-rules.md`` §3.3)."""
@@ -259,20 +264,35 @@ def _compatible_changelist(
     environment: Mapping[str, str],
     chosen: ChosenRules,
     old: BuildVersion,
-    changelist: int,
+    changelist: Sourced[int],
     licensee: bool,
+    *,
+    config: Config,
+    git: tuple[Repository, list[Path]],
 ) -> Sourced[int]:
-    """CompatibleChangelist: given (0 means not given), else the rules' default, reset or kept."""
+    """CompatibleChangelist: given (0 means not given; or the last code change in ``git``'s repository, where the
+    files update-local writes are not code), else the rules' default, reset or kept."""
     rules = chosen.rules
+
+    def last_code_change(asked_by: str) -> Sourced[int]:
+        from buildver.code_filter import CodeFilter  # only when asked: most runs never look for code changes
+
+        repository, stamped = git
+        return find_last_code_change(repository, changelist, CodeFilter(config.code_filter), asked_by, stamped)
+
     given = resolve_compatible_changelist(
-        request.compatible_changelist, environment, code_changelist=rules.compatible_from_code_cl
+        request.compatible_changelist,
+        environment,
+        code_changelist=rules.compatible_from_code_cl,
+        setting=config.compatible_changelist,
+        last_code_change=last_code_change,
     )
     if given is not None:
         return given
     # UAT before 4.25 starts from the changelist, and -CompatibleCL=0 replaces it with 0, which is not written.
     explicit_zero = request.compatible_changelist == 0
-    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist > 0 and not explicit_zero:
-        return Sourced(changelist, f"{rules.name}: the changelist, as -CompatibleCL is not given")
+    if rules.compatible_default is CompatibleDefault.CHANGELIST and changelist.value > 0 and not explicit_zero:
+        return Sourced(changelist.value, f"{rules.name}: the changelist, as -CompatibleCL is not given")
     if rules.resets_compatible_when_licensee_changes and licensee != old.is_licensee_version:
         return Sourced(0, f"reset: the licensee flag changed ({rules.name} rules)")
     return Sourced(old.compatible_changelist, "kept")
@@ -301,7 +321,8 @@ def update_local(
     writes nothing: its caller reads ``plan.warnings``).
 
     When ``GITHUB_OUTPUT`` names a file, it is opened before anything is written (so that a file that cannot
-    take the outputs fails the run while every file is unchanged) and the outputs are appended after.
+    take the outputs fails the run while every file is unchanged) and the outputs are appended after: the stamped
+    version's, and in a game the game's own versions as ``show`` reads them once the stamp is written.
     """
     environment = os.environ if environment is None else environment
     with contextlib.ExitStack() as stack:
@@ -323,9 +344,51 @@ def update_local(
             force=request.force,
             before_writing=open_outputs,
         )
-        for stream in outputs:
-            _append_outputs(stream, github_output(plan.record))
+        if outputs:
+            game = _game_outputs(version_path, on_warning)
+            for stream in outputs:
+                _append_outputs(stream, github_output(plan.record, game))
         return plan, written
+
+
+GAME_OUTPUTS = {
+    "ProjectVersion": "project_version",
+    "AndroidVersionCodeArmv7": "android_version_code_armv7",
+    "AndroidVersionCodeArm64": "android_version_code_arm64",
+    "AndroidVersionCodeX86": "android_version_code_x86",
+    "AndroidVersionCodeX64": "android_version_code_x64",
+    "AndroidVersionCodeBundle": "android_version_code_bundle",
+    "AndroidVersionName": "android_version_name",
+    "IOSVersionInfo": "ios_version_info",
+    "IOSBundleVersion": "ios_bundle_version",
+}
+"""The game's versions update-local gives GitHub Actions, by the name ``show`` gives each (``GAME_FIELD_NAMES``) and
+the output's name (the Action declares the same outputs)."""
+
+
+def _game_outputs(version_path: Path, on_warning: Callable[[str], None] | None) -> dict[str, str]:
+    """In a game, its own versions as ``show`` reads them now (after the stamp), under their output names; a value
+    Unreal computes but the config does not give is left out. Outside a game, none.
+
+    Read after every file is written: a game whose versions cannot be read is a warning, never a failure of a run
+    whose files are already stamped.
+    """
+    from buildver.projects.place import game_versions
+
+    try:
+        game = game_versions(Path(os.path.abspath(version_path)).parent)
+    except BuildverError as exc:
+        if on_warning is not None:
+            on_warning(f"the game's versions are not in GITHUB_OUTPUT: {exc}")
+        return {}
+    if game is None:
+        return {}
+    fields = game.fields()
+    return {
+        output: str(fields[name].value)
+        for name, output in GAME_OUTPUTS.items()
+        if name in fields and fields[name].value is not None
+    }
 
 
 class HeaderPlan(NamedTuple):
@@ -418,8 +481,9 @@ def journal_project(version_path: Path) -> JournalProject | None:
     return JournalProject(project.parent, (project.parent / "Config",))
 
 
-def github_output(record: BuildVersion) -> str:
-    """The lines update-local appends to ``$GITHUB_OUTPUT``: version, changelist, compatible_changelist, branch.
+def github_output(record: BuildVersion, game: Mapping[str, str] | None = None) -> str:
+    """The lines update-local appends to ``$GITHUB_OUTPUT``: version, changelist, compatible_changelist, branch,
+    then the game's versions (``GAME_OUTPUTS``) when there are some.
 
     A value holding a newline would otherwise start a new output of the attacker's choosing, so such values use
     GitHub's multi-line form with a random delimiter.
@@ -429,6 +493,7 @@ def github_output(record: BuildVersion) -> str:
         "changelist": str(record.changelist),
         "compatible_changelist": str(record.effective_compatible_changelist),
         "branch": record.branch_name,
+        **(game or {}),
     }
     lines = []
     for name, value in values.items():

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from buildver.errors import InvalidVersionError, NoVersionFileError, VersionFileError
 from buildver.reading import is_lfs_pointer
+from buildver.text import unencodable
 from buildver.versions.engine_version import MAX_CHANGELIST, MAX_COMPONENT, EngineVersion
 from buildver.versions.json_layout import (
     JsonLayout,
@@ -112,13 +113,11 @@ _FIELDS_BY_NAME = {field.name: field for field in FIELDS}
 
 
 def _unencodable(text: str) -> str | None:
-    """Why ``text`` cannot be written as UTF-8: a lone surrogate (from a ``\\ud800`` escape, or an undecodable
-    byte in a command-line argument or environment variable), or None."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        return f"must be text UTF-8 can encode, not {text!r} (character {exc.start} is a lone surrogate)"
-    return None
+    """Why ``text`` cannot be written as UTF-8 (:func:`buildver.text.unencodable`), or None."""
+    index = unencodable(text)
+    if index is None:
+        return None
+    return f"must be text UTF-8 can encode, not {text!r} (character {index} is a lone surrogate)"
 
 
 def _json_repr(value: object) -> str:
@@ -264,6 +263,16 @@ class VersionFile(NamedTuple):
             return frozenset()
         folded = (member.key.lower() for member in self.layout.members)
         return frozenset(_FIELDS_BY_FOLDED_NAME[key].name for key in folded if key in _FIELDS_BY_FOLDED_NAME)
+
+    def line_of(self, name: str) -> int | None:
+        """The line (1-based) of the key ``name`` (any case, as Unreal reads keys), or None when the file has none."""
+        if self.layout is None:
+            return None
+        folded = name.lower()
+        for member in self.layout.members:
+            if member.key.lower() == folded:
+                return line_and_column(self.layout.text, member.key_start)[0]
+        return None
 
     def render(self, record: BuildVersion | None = None, writer: WriterRules | None = None) -> bytes:
         """The file's bytes holding ``record``: only the values that differ are rewritten.

@@ -39,6 +39,8 @@ _KEYS = {
     "engine": "where the project's engine is not installed: its release (5.3), version or Build.version's path",
     "project-version": "update-local in a game: ProjectVersion's template, e.g. {Major}.{Minor}.{Patch}.{Changelist}",
     "android-store-version": "update-local in a game: Android's StoreVersion template, e.g. {Changelist}",
+    "compatible-changelist": 'update-local\'s CompatibleChangelist: "last-code-change" (from git, as UGS), or a number',
+    "code-filter": "what counts as code for last-code-change: UnrealGameSync.ini's CodeFilter lines, after UGS's",
 }
 
 
@@ -61,6 +63,11 @@ class Config(NamedTuple):
     engine: str | Path | None = None
     """The engine to judge against where the project's engine is not on the machine: a release or version
     (text), or the absolute path of a Build.version."""
+    compatible_changelist: int | str | None = None
+    """update-local's CompatibleChangelist when no flag or ``uebp_CodeCL`` gives one: a changelist above 0, or
+    ``"last-code-change"``."""
+    code_filter: tuple[str, ...] = ()
+    """The project's code-filter rules, which follow Unreal Game Sync's code extensions (``buildver.code_filter``)."""
 
 
 def find_config(start: Path) -> Path | None:
@@ -162,7 +169,44 @@ def load_config(start: Path | None = None) -> Config:
         android_store_version=_template_setting(path, table, "android-store-version", where),
         guard=guard,
         engine=_engine_setting(path, table, where),
+        compatible_changelist=_compatible_setting(path, table, where),
+        code_filter=_code_filter_setting(path, table, where),
     )
+
+
+def _compatible_setting(path: Path, table: Mapping[str, Any], where: str) -> int | str | None:
+    """``compatible-changelist``: ``"last-code-change"``, or a changelist from 1 to 2^31-1 (a hotfix branch's
+    pinned value; 0 would mean "not given", so it is refused rather than silently ignored)."""
+    value = table.get("compatible-changelist")
+    if value is None:
+        return None
+    from buildver.code_filter import LAST_CODE_CHANGE
+    from buildver.versions.engine_version import MAX_CHANGELIST
+
+    if value == LAST_CODE_CHANGE:
+        return LAST_CODE_CHANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_CHANGELIST:
+        raise ConfigError(
+            f"{path}: {where}compatible-changelist must be {LAST_CODE_CHANGE!r} or a changelist from 1 to "
+            f"{MAX_CHANGELIST}, not {value!r}"
+        )
+    return value
+
+
+def _code_filter_setting(path: Path, table: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    """``code-filter``: a list of UnrealGameSync.ini ``CodeFilter`` lines, each checked here."""
+    value = table.get("code-filter")
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ConfigError(f"{path}: {where}code-filter must be a list of rules (strings), not {value!r}")
+    from buildver.code_filter import code_filter_problem
+
+    for rule in value:
+        problem = code_filter_problem(rule)
+        if problem:
+            raise ConfigError(f"{path}: {where}code-filter: {problem}")
+    return tuple(rule.strip() for rule in value)
 
 
 def _engine_setting(path: Path, table: Mapping[str, Any], where: str) -> str | Path | None:

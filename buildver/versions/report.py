@@ -7,7 +7,7 @@ Every form uses the same names, the JSON keys: the Build.version keys, then what
 from __future__ import annotations
 
 from buildver.errors import VersionFileError
-from buildver.text import printable
+from buildver.text import printable, terminal_controls
 from buildver.versions.build_version import FIELDS, VersionFile
 
 DERIVED_FIELDS = ("EngineVersion", "CompatibleEngineVersion", "EffectiveBuildVersion", "IsFormalBuild")
@@ -89,5 +89,10 @@ def _one_line(source: object, name: str, value: object) -> str:
         raise VersionFileError(
             f"{source}: {name} {text!r} holds a line break or NUL, which one line per value cannot "
             "carry; use --format json"
+        )
+    if terminal_controls(text):  # printed as it is (a script takes it back exactly): never escaped, so refused
+        raise VersionFileError(
+            f"{source}: {name} {text!r} holds a terminal control character, which would reach the terminal as it is; "
+            "use --format json"
         )
     return text

@@ -25,6 +25,7 @@ def test_show_json_holds_every_present_field_and_the_derived_ones(capsys: pytest
     code, out, err = run(capsys, "show", "--json", "--file", str(UE425))
     assert (code, err) == (0, "")
     assert json.loads(out) == {
+        "schema_version": 1,
         "MajorVersion": 4,
         "MinorVersion": 25,
         "PatchVersion": 4,

@@ -299,5 +299,5 @@ def test_assets_scan_lists_each_file_once_however_often_it_is_named(tmp_path: Pa
     argv = [str(content), str(content), f"{content}/", str(content / "Sub"), str(content / "Sub" / "B.uasset")]
     result = buildver("assets", "scan", "--json", "--against", "4.27.2-18319896", *argv)
     assert result.returncode == 0, result.stderr
-    paths = [Path(row["path"]).name for row in json.loads(result.stdout)]
+    paths = [Path(row["path"]).name for row in json.loads(result.stdout)["packages"]]
     assert sorted(paths) == ["A.uasset", "B.uasset"]

@@ -19,9 +19,11 @@ import pytest
 from helpers import copy_checkout
 
 import buildver
+from buildver.cli.schemas import SCHEMA_VERSIONS
 from buildver.versions.build_version import BuildVersion, render_new_file
 
 DECLARED = buildver.__version__  # pyproject.toml takes the version from it
+SCHEMAS = [f"buildver/cli/schemas/{name}.schema.json" for name in SCHEMA_VERSIONS]
 
 pytestmark = pytest.mark.slow
 
@@ -54,6 +56,7 @@ def test_build_makes_a_wheel_and_an_sdist_that_twine_accepts(dist: Path) -> None
         assert {f"buildver-{DECLARED}/setup.py", f"buildver-{DECLARED}/buildver/packages/_native.c"} <= set(
             sdist.getnames()
         )
+        assert {f"buildver-{DECLARED}/{name}" for name in SCHEMAS} <= set(sdist.getnames())
     result = subprocess.run(
         [sys.executable, "-m", "twine", "check", "--strict", *(str(dist / name) for name in names)],
         capture_output=True,
@@ -72,7 +75,7 @@ def test_the_wheel_holds_the_package_its_type_marker_and_the_console_script(dist
     package = Path(__file__).resolve().parents[2] / "buildver"
     modules = {path.relative_to(package.parent).as_posix() for path in package.rglob("*.py")}
     assert {"buildver/cli/__init__.py", "buildver/versions/engine_version.py"} <= modules
-    assert {*modules, "buildver/py.typed"} <= names
+    assert {*modules, "buildver/py.typed", *SCHEMAS} <= names  # the JSON Schemas tools read beside the package
     assert not any(name.startswith(("tests/", "benchmarks/", "examples/")) for name in names)
     assert "buildver = buildver.__main__:run" in entry_points
     # The compiled core where a compiler built it (its source stays out of the wheel).
@@ -110,3 +113,17 @@ def test_the_wheel_installed_in_a_fresh_environment_runs(dist: Path, tmp_path: P
         env=clean,
     )
     assert Path(where.stdout.strip()).is_relative_to(venv)
+    # A tool reads the JSON Schemas from the installed package.
+    schema = subprocess.run(
+        [
+            str(scripts / "python"),
+            "-c",
+            "from buildver.cli.schemas import load_schema; print(load_schema('guard')['$id'])",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=clean,
+    )
+    assert schema.stdout == "urn:buildver:schema:guard:1\n"

@@ -163,6 +163,29 @@ def guard(root: Path) -> None:
     git("add", "Build/Build.version")
 
 
+def game_history(root: Path) -> None:
+    """A game's git repository: the game, a code commit, then two content-only ones; fixed dates make fixed hashes."""
+    environment = {**clean_environment(root.parent / "home"), **GIT_IDENTITY, "GIT_CONFIG_NOSYSTEM": "1"}
+
+    def commit(message: str, files: dict[str, str], day: int) -> None:
+        write(root, files)
+        date = f"{1_767_225_600 + day * 86_400} +0000"  # 2026-01-01, then a day a commit
+        dated = {**environment, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+        subprocess.run(["git", "add", "--all"], cwd=root, env=dated, check=True, capture_output=True)
+        subprocess.run(
+            ["git", "commit", "--quiet", "-m", message], cwd=root, env=dated, check=True, capture_output=True
+        )
+
+    subprocess.run(["git", "init", "--quiet", "--initial-branch=main"], cwd=root, env=environment, check=True)
+    settings = 'skip-header = true\nrepository-name = "Game"\ncompatible-changelist = "last-code-change"\n'
+    game = '{\n\t"FileVersion": 3,\n\t"EngineAssociation": "5.3"\n}'
+    version = build_version(1, 2, 0, 0, 0, BranchName="")
+    commit("The game", {"Game.uproject": game, "Build/Build.version": version, "buildver.toml": settings}, 0)
+    commit("Hero: double jump", {"Source/Game/Hero.cpp": "void Jump() {}\n"}, 1)
+    commit("Arena: lighting", {"Content/Maps/Arena.umap": "arena"}, 2)
+    commit("Rifle: new material", {"Content/Weapons/Rifle.uasset": "rifle"}, 3)
+
+
 def packages(root: Path) -> None:
     """A 5.5.4 package and a 5.2.1 one: real packages from the shared fixtures."""
     if not FIXTURES.is_dir():
@@ -214,6 +237,49 @@ def project(root: Path) -> None:
     (root / "UE" / "Engine" / "Source").mkdir()
 
 
+def release_game(root: Path) -> None:
+    """A game repository after ``buildver init --version 1.4.2``: TankFire's real config files (ProjectVersion
+    1.0.3.0, StoreVersion 3), a ``.uproject``, its Build.version, its header and the ProjectVersion template."""
+    shutil.copytree(DATA / "ini" / "tankfire" / "Config", root / "Config")
+    write(
+        root,
+        {
+            "TankFire.uproject": '{\n\t"FileVersion": 3,\n\t"EngineAssociation": "5.3",\n\t"Modules": []\n}',
+            "Build/Build.version": build_version(1, 4, 2, 0, 0, BranchName=""),
+            "buildver.toml": (
+                'version-file = "Build/Build.version"\nproject-version = "{Major}.{Minor}.{Patch}.{Changelist}"\n'
+            ),
+        },
+    )
+    environment = {**clean_environment(root.parent / "home"), **GIT_IDENTITY, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(
+        [sys.executable, "-m", "buildver", "header"], cwd=root, env=environment, check=True, capture_output=True
+    )
+    for arguments in (["init", "--quiet"], ["add", "--all"], ["commit", "--quiet", "-m", "TankFire 1.4.2"]):
+        subprocess.run(["git", *arguments], cwd=root, env=environment, check=True, capture_output=True)
+
+
+def plugin_repository(root: Path) -> None:
+    """The UXTools plugin's own repository at its real 0.11.0 release (Version 4)."""
+    copy(DATA / "plugins" / "uxtools" / "release-0.12.0" / "before.uplugin", root / "UXTools.uplugin")
+
+
+def engine_5_3(root: Path) -> None:
+    """A 5.3.2 engine tree: Epic's Build.version values, and a Version.h in 5.3's shape."""
+    template = (DATA / "engine" / "Version-5.3.h.template").read_text()
+    write(
+        root,
+        {
+            "Engine/Build/Build.version": build_version(
+                5, 3, 2, 0, 27405482, IsPromotedBuild=1, BranchName="++UE5+Release-5.3"
+            ),
+            "Engine/Source/Runtime/Launch/Resources/Version.h": template.replace("$major", "5")
+            .replace("$minor", "3")
+            .replace("$patch", "2"),
+        },
+    )
+
+
 def data(root: Path) -> None:
     """The worked example's schema and document, and two documents saved by newer code."""
     copy(ROOT / "examples" / "asset_schema.py", root / "examples" / "asset_schema.py")
@@ -228,11 +294,15 @@ TREES: dict[str, Callable[[Path], None]] = {
     "bad-changelist": bad_changelist,
     "bad-config": bad_config,
     "guard": guard,
+    "game-history": game_history,
     "packages": packages,
     "odd-packages": odd_packages,
     "lfs-pointers": lfs_pointers,
     "project": project,
     "data": data,
+    "release-game": release_game,
+    "plugin-repository": plugin_repository,
+    "engine-5.3": engine_5_3,
 }
 
 

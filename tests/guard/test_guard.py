@@ -389,7 +389,7 @@ def test_guard_warns_about_empty_engine_versions_unless_the_staged_ini_turns_it_
     repo: Path, monkeypatch: pytest.MonkeyPatch, ini: bytes | None, warned: bool
 ) -> None:
     # A native game in its engine's depot: no EngineAssociation, the engine in the folder above.
-    files = {"Game/Game.uproject": b"{}", "Game/Content/Map.umap": EMPTY_ENGINE.build()}
+    files = {"Game/Game.uproject": b'{"FileVersion": 3}', "Game/Content/Map.umap": EMPTY_ENGINE.build()}
     if ini is not None:
         files["Game/Config/DefaultEngine.ini"] = ini
     (repo / "Engine" / "Binaries").mkdir(parents=True)

@@ -87,6 +87,6 @@ def test_a_bundle_code_above_google_play_s_limit_is_refused_where_the_architectu
         (
             "android-version-code-too-large",
             "line 309: StoreVersion 2100000001 puts the version code of the app bundle (2100000001) above 2100000000, "
-            "Google Play's limit (UnrealBuildTool 5.1 to 5.4 builds arm64 and x64)",
+            "Google Play's limit (UnrealBuildTool 5.1 to 5.3 builds arm64 and x64)",
         )
     ]

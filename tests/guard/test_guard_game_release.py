@@ -20,7 +20,7 @@ OFFSETS = ENGINE_INI.replace(
 
 RELEASE_NOT_KNOWN = "the engine's release is not known: every architecture is checked"
 UBT_4_25 = "UnrealBuildTool 4.25 to 5.0 builds armv7, arm64, x86 and x64"
-UBT_5_1 = "UnrealBuildTool 5.1 to 5.4 builds arm64 and x64"
+UBT_5_1 = "UnrealBuildTool 5.1 to 5.3 builds arm64 and x64"
 REFUSED = "; stores refuse an upload whose version code does not grow"
 
 

@@ -261,14 +261,16 @@ def test_through_pre_commit_a_game_s_newer_package_and_an_engine_downgrade_are_r
     assert "Game.uproject: error[project-engine-older]: EngineAssociation '5.2' -> '4.27'" in result.stdout
 
 
-def test_a_project_descriptor_the_guard_cannot_read_leaves_its_packages_unchecked_and_says_why(
+def test_a_project_descriptor_unreal_cannot_read_is_refused_and_its_packages_unchecked_and_says_why(
     git_repository: GitRepository, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = git_repository(commits=0)
     commit(root, {"Game.uproject": uproject("5.2")})
     stage(root, {"Game.uproject": b"{ not json", "Content/New.uasset": fixture(UE55_PACKAGE)})
     code, lines = guard(capsys, root, monkeypatch)
-    assert code == 0  # Unreal's and project check's error to report; the guard says what it could not check
+    assert code == 1  # Unreal cannot open the project (project-invalid); and says what it could not check
+    invalid = "Game.uproject: error[project-invalid]: line 1, column 3: Expecting property name enclosed in double"
+    assert f"{invalid} quotes" in lines
     assert lines[0].startswith("Game.uproject: warning[no-engine-version]: 1 staged packages not checked against an")
     assert "project-engine-older" not in "\n".join(lines)
 

@@ -1,8 +1,10 @@
 """``buildver guard`` as other projects run it: the real pre-commit framework, ``pre-commit try-repo`` on buildver,
 and ``pre-commit run`` with the configurations the README shows, copied from it.
 
-Slow (about 20 s each: try-repo builds a virtual environment with buildver in a throwaway cache on every run, and
-ignores PRE_COMMIT_HOME), so kept to the issue's three scenarios and the README's two forms.
+The published hook is this checkout committed into a repository of its own and named by its commit, as the README's
+published form names buildver's; every test of it shares one pre-commit cache (``PRE_COMMIT_HOME``), so the hook's
+virtual environment is built once per test session, as on a developer's machine, not once per test (``pre-commit
+try-repo`` would build it in a throwaway cache on every run: about 15 s each).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import helpers
 import pytest
@@ -27,12 +30,23 @@ VERSION = BuildVersion(5, 2, 1, 1000, branch_name="++Game+Main")
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 
+class PublishedHook(NamedTuple):
+    """buildver's hook as a project's configuration names it: a repository, a commit, and pre-commit's cache."""
+
+    repository: Path
+    ref: str
+    pre_commit_home: Path
+
+    def config(self) -> str:
+        return f"repos:\n  - repo: {self.repository}\n    rev: {self.ref}\n    hooks:\n      - id: buildver-guard\n"
+
+
 @pytest.fixture(scope="session")
-def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> PublishedHook:
     """This checkout as it is now (committed or not, untracked files too), committed into a repository of its own.
 
-    try-repo on the checkout itself would leave out untracked files, and would make a new commit, so a new
-    environment, on every run.
+    The checkout itself would leave out untracked files, and would need a new commit, so a new environment, on every
+    run.
     """
     snapshot = tmp_path_factory.mktemp("buildver-snapshot")
     copy_checkout(snapshot)
@@ -42,21 +56,12 @@ def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str
     subprocess.run(
         ["git", "commit", "--quiet", "--no-verify", "-m", "snapshot"], cwd=snapshot, check=True, env=environment
     )
-    return snapshot, git(snapshot, "rev-parse", "HEAD")
+    return PublishedHook(snapshot, git(snapshot, "rev-parse", "HEAD"), tmp_path_factory.mktemp("pre-commit-home"))
 
 
-def try_repo(project: Path, hook_repository: tuple[Path, str]) -> subprocess.CompletedProcess[str]:
-    """Run the hook on what ``project`` stages (try-repo keeps a throwaway cache, whatever PRE_COMMIT_HOME says)."""
-    repository, ref = hook_repository
-    return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(repository), "buildver-guard", "--ref", ref],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, **GIT_IDENTITY},
-        timeout=600,
-    )
+def run_published_hook(project: Path, hook: PublishedHook) -> subprocess.CompletedProcess[str]:
+    """``pre-commit run`` of the published hook on what ``project`` stages."""
+    return pre_commit_run(project, hook.config(), hook.pre_commit_home)
 
 
 def project(git_repository: GitRepository) -> Path:
@@ -82,7 +87,7 @@ def project(git_repository: GitRepository) -> Path:
 )
 def test_pre_commit_refuses_a_version_moving_backwards_and_passes_a_good_one(
     git_repository: GitRepository,
-    hook_repository: tuple[Path, str],
+    hook_repository: PublishedHook,
     changelist: int,
     verdict: str,
     message: str,
@@ -90,7 +95,7 @@ def test_pre_commit_refuses_a_version_moving_backwards_and_passes_a_good_one(
     root = project(git_repository)
     (root / "Build" / "Build.version").write_text(render_new_file(VERSION.replace(changelist=changelist)))
     git(root, "add", "Build/Build.version")
-    result = try_repo(root, hook_repository)
+    result = run_published_hook(root, hook_repository)
     assert result.returncode == (1 if verdict == "Failed" else 0), result.stdout + result.stderr
     assert re.search(rf"^buildver guard\.+{verdict}$", result.stdout, re.MULTILINE), result.stdout
     assert message in result.stdout
@@ -98,7 +103,7 @@ def test_pre_commit_refuses_a_version_moving_backwards_and_passes_a_good_one(
 
 @pytest.mark.slow
 def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
-    git_repository: GitRepository, hook_repository: tuple[Path, str]
+    git_repository: GitRepository, hook_repository: PublishedHook
 ) -> None:
     if not UE55_PACKAGE.is_file():
         pytest.skip(f"the real Unreal packages are not here: {FIXTURES}")
@@ -106,7 +111,7 @@ def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
     (root / "Content").mkdir()
     shutil.copyfile(UE55_PACKAGE, root / "Content" / "FromUE55.uasset")
     git(root, "add", "Content/FromUE55.uasset")
-    result = try_repo(root, hook_repository)
+    result = run_published_hook(root, hook_repository)
     assert result.returncode == 1, result.stdout + result.stderr
     assert (
         "Content/FromUE55.uasset: error[package-newer]: "
@@ -118,7 +123,7 @@ def test_pre_commit_refuses_a_real_package_saved_by_a_newer_engine(
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="':' and newlines are not allowed in Windows file names")
 def test_pre_commit_refuses_files_at_paths_git_would_parse_and_a_huge_one_without_reading_it(
-    git_repository: GitRepository, hook_repository: tuple[Path, str]
+    git_repository: GitRepository, hook_repository: PublishedHook
 ) -> None:
     """Issue 23, items 14 and 5: ``1:/Build.version`` (git's ``:1:path`` is index stage 1) and ``a\\nb/Build.version``
     with Changelist -5 were "checked" and passed; a staged Build.version of 48 MiB was read whole."""
@@ -131,7 +136,7 @@ def test_pre_commit_refuses_files_at_paths_git_would_parse_and_a_huge_one_withou
         (root / folder).mkdir()
         (root / folder / "Build.version").write_text(text)
         git(root, "add", f"{folder}/Build.version")
-    result = try_repo(root, hook_repository)
+    result = run_published_hook(root, hook_repository)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "1:/Build.version: error[version-invalid]: " in result.stdout
     assert "a\\nb/Build.version: error[version-invalid]: " in result.stdout
@@ -195,16 +200,16 @@ def test_the_readmes_local_hook_matches_the_files_of_the_published_one() -> None
 
 @pytest.mark.slow
 def test_the_readmes_published_form_works_with_a_commit_sha(
-    git_repository: GitRepository, hook_repository: tuple[Path, str], tmp_path: Path
+    git_repository: GitRepository, hook_repository: PublishedHook
 ) -> None:
     config = readme_config("https://")
     url, sha = re.search(r"repo: (\S+)\n    rev: (\S+)", config).groups()  # type: ignore[union-attr]
     assert re.fullmatch("[0-9a-f]{40}", sha)  # a full commit SHA, as the README tells
-    repository, commit = hook_repository
+    repository, commit, pre_commit_home = hook_repository
     root = project(git_repository)
     (root / "Build" / "Build.version").write_text(render_new_file(VERSION.replace(changelist=999)))
     git(root, "add", "Build/Build.version")
     # The same text with this checkout (committed in a repository of its own) standing in for the hosted one.
-    result = pre_commit_run(root, config.replace(url, str(repository)).replace(sha, commit), tmp_path / "cache")
+    result = pre_commit_run(root, config.replace(url, str(repository)).replace(sha, commit), pre_commit_home)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Build/Build.version: error[version-backwards]: Changelist goes backwards" in result.stdout

@@ -312,7 +312,7 @@ class TestSpecialFiles:
             check=False,
         )
         assert done.returncode == 1, done.stderr  # the dangling and looping links are corrupt
-        statuses = {Path(entry["path"]).name: entry["status"] for entry in json.loads(done.stdout)}
+        statuses = {Path(entry["path"]).name: entry["status"] for entry in json.loads(done.stdout)["packages"]}
         assert statuses == {name: str(status) for name, (status, _) in expected.items()}
 
 
@@ -493,7 +493,13 @@ class TestCommand:
         result = CliRunner().invoke(cli_app(), ["assets", "scan", str(content), "--against", str(ENGINE_55), "--json"])
         assert result.exit_code == 1
         document = json.loads(result.stdout)
-        assert len(document) == len(PACKAGES)
+        assert list(document) == ["schema_version", "engine", "packages", "counts"]
+        assert document["schema_version"] == 1
+        assert document["engine"]["version"] == str(ENGINE_55)
+        packages = document["packages"]
+        assert len(packages) == len(PACKAGES)
+        assert sum(document["counts"].values()) == len(PACKAGES)
+        assert document["counts"]["unversioned"] == 1
         assert all(
             set(entry)
             == {
@@ -507,9 +513,9 @@ class TestCommand:
                 "compatible_with",
                 "error",
             }
-            for entry in document
+            for entry in packages
         )
-        assert {Path(entry["path"]).name: entry["status"] for entry in document}["Cooked.uasset"] == "unversioned"
+        assert {Path(entry["path"]).name: entry["status"] for entry in packages}["Cooked.uasset"] == "unversioned"
 
     def test_exit_0_without_newer_engine_or_corrupt_files_using_the_build_version(self, tmp_path: Path) -> None:
         (tmp_path / "Ok.uasset").write_bytes(ERAS["-8"].build())
@@ -524,7 +530,7 @@ class TestCommand:
             cli_app(), ["assets", "scan", str(tmp_path), "--file", str(build_version), "--json"]
         )
         assert result.exit_code == 0, result.output
-        assert [entry["status"] for entry in json.loads(result.stdout)] == ["unversioned", "ok"]
+        assert [entry["status"] for entry in json.loads(result.stdout)["packages"]] == ["unversioned", "ok"]
 
     @pytest.mark.parametrize("pure", ["0", "1"])
     def test_a_checkout_of_lfs_pointers_fails_unless_allowed(
@@ -543,7 +549,7 @@ class TestCommand:
         assert "a Git LFS pointer, not the package: run git lfs pull" in result.stdout
         allowed = CliRunner().invoke(cli_app(), [*arguments, "--allow-lfs-pointers", "--json"])
         assert allowed.exit_code == 0, allowed.output
-        assert [entry["status"] for entry in json.loads(allowed.stdout)] == ["lfs-pointer"] * 3
+        assert [entry["status"] for entry in json.loads(allowed.stdout)["packages"]] == ["lfs-pointer"] * 3
 
     def test_allowing_lfs_pointers_still_fails_on_other_failures(self, tmp_path: Path) -> None:
         (tmp_path / "A.uasset").write_bytes(LFS_POINTER)
@@ -556,7 +562,8 @@ class TestCommand:
 
     def test_empty_folder(self, tmp_path: Path) -> None:
         result = CliRunner().invoke(cli_app(), ["assets", "scan", str(tmp_path), "--against", "5.5.0", "--json"])
-        assert (result.exit_code, json.loads(result.stdout)) == (0, [])
+        document = json.loads(result.stdout)
+        assert (result.exit_code, document["packages"], document["counts"]) == (0, [], {})
 
     def test_against_and_file_together_is_a_usage_error(self, tmp_path: Path) -> None:
         result = CliRunner().invoke(

@@ -31,6 +31,7 @@ import buildver.packages.scanning as scanning
 from buildver import EngineVersion
 from buildver.cli.assets import _JsonOutput, _print_results
 from buildver.packages.verdicts import ScanResult
+from buildver.projects.place import PlaceEngine
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO.parent / "shared" / "fixtures" / "uasset"
@@ -76,7 +77,8 @@ def json_text(root: Path, engine: EngineVersion, jobs: int, monkeypatch: pytest.
         if pure:
             patch.setattr(scanning, "_CORE", [None])
         out = _Capture()
-        _print_results(scanning.scan_shared([root], engine, jobs=jobs), _JsonOutput(out), None)  # type: ignore[arg-type]
+        output = _JsonOutput(out, PlaceEngine(engine, "--against"))  # type: ignore[arg-type]
+        _print_results(scanning.scan_shared([root], engine, jobs=jobs), output, None)
         return out.text
 
 
@@ -123,7 +125,7 @@ class TestBothReadersAgree:
             pure = json_text(content, engine, 1, monkeypatch, pure=True)
             assert json_text(content, engine, 1, monkeypatch, pure=False) == pure
             assert json_text(content, engine, 2, monkeypatch, pure=False) == pure
-            assert [entry["path"] for entry in json.loads(pure)] == [
+            assert [entry["path"] for entry in json.loads(pure)["packages"]] == [
                 result.path for result in python_results(content, engine, monkeypatch)
             ]
 

@@ -263,7 +263,7 @@ def test_install_ini_keeps_only_its_installations_section(tmp_path: Path) -> Non
     assert (engine.identifier, engine.root, engine.spellings[0]) == (
         "UE_5.8",
         Path("/opt/UE_5.8"),
-        ("5.8", "Unreal 5.8 on Linux (a launcher-style build)"),
+        ("5.8", "Unreal 5.3 and later on Linux (a launcher-style build)"),
     )
 
 

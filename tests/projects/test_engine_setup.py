@@ -5,11 +5,13 @@ the one function that reads the registry and the one that writes it."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import uuid
 from pathlib import Path
 
 import pytest
-from helpers import run_cli
+from helpers import BUILDVER, NO_BYTECODE, needs_strace, run_cli
 
 from buildver.errors import DescriptorError, EngineLookupError, WriteError
 from buildver.projects.engine import association_of
@@ -407,3 +409,63 @@ def test_switch_dry_run_prints_the_diff(machine: Path, capsys: pytest.CaptureFix
         '-\t"EngineAssociation": "5.1"\n+\t"EngineAssociation": "../UE"\n }\n'
     )
     assert association_of((machine / "Game" / "Game.uproject").read_bytes(), "x") == "5.1"
+
+
+@pytest.mark.skipif(__import__("sys").platform == "win32", reason="names that are not UTF-8 are POSIX's")
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]], ids=["write", "dry-run"])
+@pytest.mark.parametrize("command", ["register", "switch"])
+def test_a_name_that_is_not_utf_8_is_one_error_line_and_nothing_written(
+    machine: Path, capsys: pytest.CaptureFixture[str], command: str, dry_run: list[str]
+) -> None:
+    """The attack harness (tools/attack, names): an engine folder, or an association given on the command line,
+    whose bytes are not UTF-8 (``os.fsdecode``: lone surrogates) crashed (exit 70, UnicodeEncodeError) when
+    Install.ini or the .uproject was encoded. Neither file can hold it: it is refused, as a line break is."""
+    odd = "UE\udcff"
+    make_engine(machine / odd)
+    before = (machine / "Game" / "Game.uproject").read_bytes()
+    if command == "register":
+        arguments = ["engine", "register", *dry_run, str(machine / odd)]
+    else:
+        arguments = ["engine", "switch", "--force", *dry_run, odd]
+    result, out, err = run_cli(capsys, *arguments)
+    assert (result, out, err.count("\n")) == (1, "", 1), err
+    assert err.startswith("buildver: error: ")
+    assert "UE\\udcff" in err
+    assert "not UTF-8" in err
+    assert (machine / "Game" / "Game.uproject").read_bytes() == before
+    assert not (machine / "home" / ".config").exists()
+
+
+@pytest.mark.skipif(__import__("sys").platform == "win32", reason="Install.ini is Linux's and macOS's")
+@needs_strace
+@pytest.mark.parametrize("command", ["register", "switch"])
+@pytest.mark.parametrize("syscall", ["link", "rename", "unlink"])
+def test_the_next_run_removes_what_a_killed_run_left(tmp_path: Path, command: str, syscall: str) -> None:
+    """The attack harness (tools/attack, kills): SIGKILL at the backup's link, the rename or the backup's removal
+    left ``.Install.ini.*.buildver-tmp`` (or ``.Game.uproject.*``) files, and no later register or switch removed
+    them (update-local and data upgrade remove their killed runs' leftovers): they piled up beside the game."""
+    home = tmp_path / "home"
+    make_engine(tmp_path / "UE")
+    make_engine(tmp_path / "Other")
+    game = make_project(tmp_path / "Game")
+    environment = {**os.environ, **NO_BYTECODE, "HOME": str(home)}
+    # Install.ini exists (register replaces it) and lists UE (switch resolves its identifier).
+    registered = subprocess.run(
+        [BUILDVER, "engine", "register", "--json", str(tmp_path / "UE")], capture_output=True, env=environment
+    )
+    identifier = json.loads(registered.stdout)["identifier"]
+    arguments = (
+        ["engine", "register", str(tmp_path / "Other")] if command == "register" else ["engine", "switch", identifier]
+    )
+    folder = home / ".config" / "Epic" / "UnrealEngine" if command == "register" else game.parent
+    inject = f"inject={syscall}:signal=KILL:when=1"
+    killed = subprocess.run(
+        ["strace", "-qq", "-o", os.devnull, "-e", f"trace={syscall}", "-e", inject, BUILDVER, *arguments],
+        cwd=game.parent,
+        capture_output=True,
+        env=environment,
+    )
+    assert killed.returncode == -9, killed.stderr
+    again = subprocess.run([BUILDVER, *arguments], cwd=game.parent, capture_output=True, env=environment)
+    assert again.returncode == 0, again.stderr
+    assert sorted(name for name in os.listdir(folder) if name.endswith(".buildver-tmp")) == []

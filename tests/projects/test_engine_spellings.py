@@ -66,7 +66,7 @@ def test_a_guid_spelling_no_release_prints_matches_nothing(tmp_path: Path, assoc
 
 def test_macos_prints_braces_so_a_bare_association_matches_nothing(tmp_path: Path) -> None:
     home, _ = machine(tmp_path, "Library/Application Support/Epic", GUID)
-    with pytest.raises(EngineLookupError, match=r"Unreal on macOS \(read in 5\.0 and 5\.1\) reads it as"):
+    with pytest.raises(EngineLookupError, match=r"Unreal on macOS \(read in 5\.0, 5\.1 and 5\.4\) reads it as"):
         project_engine(project(tmp_path, GUID), platform="darwin", environ={}, home=home)
 
 

@@ -37,7 +37,7 @@ def test_show_in_a_game_adds_the_game_s_own_versions_with_their_files_and_rules(
     code, out, err = run_cli(capsys, "show")
     assert (code, err) == (0, "")
     assert out.split("IsFormalBuild", 1)[1].splitlines()[1:] == [
-        "TankFire.uproject: the game's own versions (Unreal 5.3; UnrealBuildTool 5.1 to 5.4; not a build machine "
+        "TankFire.uproject: the game's own versions (Unreal 5.3; UnrealBuildTool 5.1 to 5.3; not a build machine "
         "(IsBuildMachine))",
         "  ProjectVersion           1.0.3.0         Config/DefaultGame.ini:9: ProjectVersion",
         "  AndroidVersionCodeArm64  3               Config/DefaultEngine.ini:106: StoreVersion",

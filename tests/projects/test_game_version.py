@@ -61,6 +61,8 @@ CODE_CASES: list[tuple[tuple[int, int], str, int | None, bool, dict[AndroidArch,
     ((5, 1), CHANGELIST.replace("True", "1"), 12345, True, {ARM64: 12345}),
     ((5, 1), CHANGELIST.replace("True", "yes"), 12345, True, {ARM64: 10}),
     ((5, 8), CHANGELIST, 12345, False, {ARM64: 12345}),
+    ((5, 6), CHANGELIST, 12345, False, {ARM64: 10}),  # 5.5.1 read: the changelist only on a build machine
+    ((5, 7), CHANGELIST, 12345, False, {ARM64: 12345}),  # ue5-main at 5.7.0 read: on every machine
     ((5, 1), CHANGELIST + "StoreVersionOffsetArm64=5\n", 12345, True, {ARM64: 12350, X64: 12345}),
     ((5, 1), "StoreVersion=2147483647\nStoreVersionOffsetArm64=1\n", None, False, {ARM64: -2147483648}),
 ]
@@ -161,7 +163,16 @@ def test_each_version_code_names_its_rule_and_source(
             False,
             IniError,
             f"{ENGINE_INI}: line 3: bUseChangeListAsStoreVersion is set but the engine's changelist is 0: "
-            "UnrealBuildTool 5.8 stops the build",
+            "UnrealBuildTool 5.7 and later stops the build",
+        ),
+        (
+            (5, 7),
+            CHANGELIST,
+            0,
+            True,
+            IniError,
+            f"{ENGINE_INI}: line 3: bUseChangeListAsStoreVersion is set but the engine's changelist is 0: "
+            "UnrealBuildTool 5.7 and later stops the build",
         ),
     ],
 )
@@ -216,12 +227,14 @@ def test_a_version_name_needing_an_unknown_changelist_is_refused() -> None:
         ({}, (5, 1), False),
         ({"IsBuildMachine": "1"}, (4, 22), True),
         ({"IsBuildMachine": "1 "}, (5, 1), False),
+        ({"IsBuildMachine": "1 "}, (5, 3), False),  # 5.3.1: == "1"
+        ({"IsBuildMachine": " 1\t"}, (5, 4), True),  # 5.4.3/5.4.4: Unreal.IsBuildMachine() trims
         ({"IsBuildMachine": "1 "}, (5, 5), True),
         ({"IsBuildMachine": "true"}, (5, 8), False),
         ({"isbuildmachine": "1"}, (5, 8), False),
     ],
 )
-def test_build_machine_is_the_variable_equal_to_one_trimmed_from_5_5(
+def test_build_machine_is_the_variable_equal_to_one_trimmed_from_5_4(
     environ: Mapping[str, str], engine: tuple[int, int], expected: bool
 ) -> None:
     assert is_build_machine(environ, engine) is expected
@@ -234,9 +247,11 @@ def test_build_machine_is_the_variable_equal_to_one_trimmed_from_5_5(
         ((4, 24), "UnrealBuildTool 4.22"),
         ((4, 25), "UnrealBuildTool 4.25 to 5.0"),
         ((5, 0), "UnrealBuildTool 4.25 to 5.0"),
-        ((5, 4), "UnrealBuildTool 5.1 to 5.4"),
-        ((5, 7), "UnrealBuildTool 5.5 to 5.7"),
-        ((6, 0), "UnrealBuildTool 5.8"),
+        ((5, 3), "UnrealBuildTool 5.1 to 5.3"),
+        ((5, 4), "UnrealBuildTool 5.4 to 5.6"),
+        ((5, 6), "UnrealBuildTool 5.4 to 5.6"),
+        ((5, 7), "UnrealBuildTool 5.7 and later"),
+        ((6, 0), "UnrealBuildTool 5.7 and later"),
         ((3, 0), "UnrealBuildTool 4.22"),
     ],
 )

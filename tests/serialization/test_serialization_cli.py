@@ -150,7 +150,10 @@ def test_inspect_json_reports_each_file_and_errors_go_to_stderr(rock: Path, tmp_
     broken.write_text('{"a": 1, "a": 2}', encoding="utf-8")
     result = run("inspect", "--json", str(rock), str(broken))
     assert result.exit_code == 1
-    assert json.loads(result.stdout)[str(rock)]["format"] == 1
+    document = json.loads(result.stdout)
+    assert list(document) == ["schema_version", "documents"]  # a file named schema_version cannot clash
+    assert list(document["documents"]) == [str(rock)]
+    assert document["documents"][str(rock)]["format"] == 1
     assert result.stderr == f"buildver: error: {broken}: member 'a' appears twice\n"
 
 
@@ -177,7 +180,7 @@ def test_inspect_json_names_custom_versions_as_the_text_does(
     schema = ["--schema", EXAMPLE_SCHEMA] if with_schema else []
     result = run("inspect", "--json", *schema, str(document))
     assert (result.exit_code, result.stderr) == (0, "")
-    shown = json.loads(result.stdout)[str(document)]["custom"]
+    shown = json.loads(result.stdout)["documents"][str(document)]["custom"]
     assert [entry["name"] for entry in shown] == names
     text = run("inspect", *schema, str(document)).stdout
     for entry in shown:

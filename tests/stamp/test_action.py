@@ -16,11 +16,14 @@ from typing import Any
 
 import pytest
 import yaml
-from helpers import GitRepository, git, read_github_output
+from helpers import GitRepository, git, install_launcher_engine, read_github_output
 
+from buildver.projects.game import GAME_FIELD_NAMES
+from buildver.stamp.update import GAME_OUTPUTS
 from buildver.versions.build_version import BuildVersion, load_build_version, render_new_file
 
 ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
 WORKFLOW = yaml.safe_load((ROOT / ".github" / "workflows" / "action.yml").read_text())
 EXPRESSION = re.compile(r"\$\{\{\s*([\w.-]+)\s*\}\}")
@@ -32,7 +35,8 @@ class TestStructure:
     def test_it_is_a_composite_action_with_the_inputs_and_outputs_of_the_issue(self) -> None:
         assert ACTION["runs"]["using"] == "composite"
         assert {"changelist", "promoted", "branch", "args"} <= set(ACTION["inputs"])
-        assert set(ACTION["outputs"]) == {"version", "changelist", "compatible_changelist", "branch"}
+        engine_outputs = {"version", "changelist", "compatible_changelist", "branch"}
+        assert set(ACTION["outputs"]) == engine_outputs | set(GAME_OUTPUTS.values())
         for name, output in ACTION["outputs"].items():
             assert output["value"] == f"${{{{ steps.stamp.outputs.{name} }}}}"
             assert output["description"]
@@ -49,6 +53,11 @@ class TestStructure:
         install = ACTION["runs"]["steps"][0]
         assert install["env"]["BUILDVER_SOURCE"] == "${{ github.action_path }}"
         assert 'pip install --quiet --disable-pip-version-check "$BUILDVER_SOURCE"' in install["run"]
+
+    def test_the_game_outputs_are_the_games_versions_as_show_names_them(self) -> None:
+        assert list(GAME_OUTPUTS) == list(GAME_FIELD_NAMES)
+        for field, output in GAME_OUTPUTS.items():
+            assert f"[{field}]" in ACTION["outputs"][output]["description"]
 
     def test_this_repositorys_workflow_uses_the_action_from_its_checkout(self) -> None:
         steps = [step for job in WORKFLOW["jobs"].values() for step in job["steps"]]
@@ -140,6 +149,7 @@ def test_the_steps_stamp_the_file_and_output_what_they_wrote(git_repository: Git
         "changelist": "27405482",
         "compatible_changelist": "100",
         "branch": "++Game+Main",
+        **dict.fromkeys(GAME_OUTPUTS.values(), ""),  # not a game
     }
     record = load_build_version(root / "Build" / "Build.version").record
     assert (record.changelist, record.compatible_changelist, record.is_promoted_build) == (27405482, 100, True)
@@ -178,3 +188,32 @@ def test_an_input_cannot_run_shell_code_or_add_an_output(git_repository: GitRepo
     with pytest.raises(AssertionError, match=r"Got unexpected extra argument"):
         run_action(root, {"changelist": "5", "args": f"--skip-header $(touch {marker})"}, action_temp)
     assert not marker.exists()
+
+
+@needs_bash
+@pytest.mark.slow
+def test_in_a_game_the_outputs_hold_the_games_versions_as_stamped(
+    git_repository: GitRepository, action_temp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TankFire on a launcher 5.3: update-local stamps ProjectVersion, and the outputs are what show then reads."""
+    install_launcher_engine(action_temp.parent / "machine", monkeypatch)
+    monkeypatch.delenv("IsBuildMachine", raising=False)
+    root = git_repository(commits=2)
+    shutil.copytree(DATA / "ini" / "tankfire" / "Config", root / "Config")
+    (root / "TankFire.uproject").write_text('{"FileVersion": 3, "EngineAssociation": "5.3"}')
+    (root / "Build").mkdir()
+    (root / "Build" / "Build.version").write_text(render_new_file(BuildVersion(1, 4, 2)))
+    (root / "pyproject.toml").write_text('[tool.buildver]\nproject-version = "{Major}.{Minor}.{Patch}.{Changelist}"\n')
+    outputs = run_action(root, {"changelist": "77", "branch": "++Game+Main", "args": "--skip-header"}, action_temp)
+    assert {name: value for name, value in outputs.items() if value} == {
+        "version": "1.4.2-77+++Game+Main",
+        "changelist": "77",
+        "compatible_changelist": "77",
+        "branch": "++Game+Main",
+        "project_version": "1.4.2.77",
+        "android_version_code_arm64": "3",
+        "android_version_code_x64": "3",
+        "android_version_name": "1.0",
+        "ios_version_info": "2.0",
+    }
+    assert "ProjectVersion=1.4.2.77" in (root / "Config" / "DefaultGame.ini").read_text()

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import install_launcher_engine, read_github_output
 
 from buildver.cli import main
 from buildver.errors import ConfigError
@@ -154,3 +155,51 @@ def test_a_project_version_that_would_go_backwards_is_refused(game: Path, capsys
         "ProjectVersion would go backwards, 1.0.3.0 -> 0.9 (project-version '0.{Changelist}')"
         in capsys.readouterr().err
     )
+
+
+# -- the outputs for GitHub Actions ---------------------------------------------------------------------------------
+
+
+def test_github_output_gains_the_games_versions_as_show_reads_them_once_stamped(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    install_launcher_engine(tmp_path / "machine", monkeypatch)
+    monkeypatch.delenv("IsBuildMachine", raising=False)
+    output = tmp_path / "github-output"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    assert main(["update-local", "--cl", "1234", "--branch", "++Tank+Main"]) == 0
+    written = read_github_output(output.read_text())
+    capsys.readouterr()
+    assert main(["show", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert written == {
+        "version": "1.4.2-1234+++Tank+Main",
+        "changelist": "1234",
+        "compatible_changelist": "1234",
+        "branch": "++Tank+Main",
+        "project_version": shown["ProjectVersion"],
+        "android_version_code_arm64": str(shown["AndroidVersionCodeArm64"]),
+        "android_version_code_x64": str(shown["AndroidVersionCodeX64"]),
+        "android_version_name": shown["AndroidVersionName"],
+        "ios_version_info": shown["IOSVersionInfo"],
+    }
+    assert (written["project_version"], written["android_version_code_arm64"]) == ("1.4.2.1234", "1234")
+
+
+def test_a_game_whose_versions_cannot_be_read_afterwards_is_a_warning_not_a_failure(
+    game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The files are stamped by then: failing the run would report a stamp that happened as one that did not."""
+    (game / "buildver.toml").write_text('version-file = "Build/Build.version"\nskip-header = true\n')
+    (game / "TankFire.uproject").write_text(json.dumps({"FileVersion": 3, "EngineAssociation": "5.3"}))
+    engine_ini = game / "Config" / "DefaultEngine.ini"
+    engine_ini.write_text(engine_ini.read_text().replace("StoreVersion=3", "StoreVersion=three"))
+    install_launcher_engine(tmp_path / "machine", monkeypatch)
+    output = tmp_path / "github-output"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(output))
+    assert main(["update-local", "--cl", "1234", "--branch", "++Tank+Main"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("buildver: warning: the game's versions are not in GITHUB_OUTPUT: ")
+    assert "StoreVersion 'three'" in err
+    assert read_github_output(output.read_text())["version"] == "1.4.2-1234+++Tank+Main"
+    assert '"Changelist": 1234' in (game / "Build" / "Build.version").read_text()

@@ -7,11 +7,12 @@ feixuwu/TankFire@c172cab5d5599ff066dfe17bb89945893fdee572, MIT), with a platform
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
-from helpers import install_launcher_engine, run_cli
+from helpers import BUILDVER, install_launcher_engine, needs_strace, run_cli, run_with_failed_syscall
 
 from buildver.cli import main
 
@@ -110,3 +111,27 @@ def test_ios_bundle_version_off_a_build_machine_says_why_it_is_not_given(
     code, out, err = run_cli(capsys, "show", "--field", "IOSBundleVersion")
     assert (code, out) == (1, "")
     assert "no IOSBundleVersion here: CFBundleVersion: off a build machine UnrealBuildTool bumps the previous" in err
+
+
+@needs_strace
+@pytest.mark.parametrize("error", ["EMFILE", "EACCES"])
+def test_a_config_folder_that_cannot_be_listed_is_one_error_and_nothing_written(game: Path, error: str) -> None:
+    """The attack harness (tools/attack, kills): with the open of Config/ failing (EMFILE, EACCES), the platform
+    layers counted as none, so update-local stamped DefaultGame.ini and left Config/Android/AndroidGame.ini's older
+    ProjectVersion deciding the Android game, exit 0: a silent partial stamp, as issue 30's item 6 for the header."""
+    before = files(game)
+    result = run_with_failed_syscall(
+        [BUILDVER, "update-local", "--cl", "600", "--branch", "++Tank+Main"],
+        game,
+        "openat",
+        error,
+        when=1,  # the first open of Config/ itself: the listing of its platform folders
+        path=game / "Config",
+        env={**os.environ},
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stderr.startswith(f"buildver: error: {game / 'Config'}: cannot list the folder for its platform "), (
+        result.stderr
+    )
+    assert result.stderr.count("\n") == 1
+    assert files(game) == before

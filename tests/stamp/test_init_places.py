@@ -230,21 +230,21 @@ REFUSALS = [
         UNREAL_GITIGNORE,
         ["--file", "Build/Build.version"],
         f"Build/Build.version: git ignores it ({BUILD_RULE}), so it would never be committed; add "
-        "'!/Build/Build.version' to that .gitignore below the rule, or choose another --file PATH",
+        "'!/Build/Build.version' below that rule in .gitignore, or choose another --file PATH",
         id="an-ignored-file-given-with-file",
     ),
     pytest.param(
         UNREAL_GITIGNORE + "*.toml\n",
         [],
         "buildver.toml: git ignores it (.gitignore:28: *.toml), so it would never be committed; add "
-        "'!/buildver.toml' to that .gitignore below the rule, or choose a path git keeps",
+        "'!/buildver.toml' below that rule in .gitignore, or choose a path git keeps",
         id="the-settings-file-ignored",
     ),
     pytest.param(
         UNREAL_GITIGNORE + "Source/**/*.h\n",
         [],
         "Source/SOAR/BuildVersion.h: git ignores it (.gitignore:28: Source/**/*.h), so it would never be committed; "
-        "add '!/Source/SOAR/BuildVersion.h' to that .gitignore below the rule, or choose a path git keeps",
+        "add '!/Source/SOAR/BuildVersion.h' below that rule in .gitignore, or choose a path git keeps",
         id="the-header-ignored",
     ),
 ]
@@ -260,6 +260,38 @@ def test_init_refuses_a_file_git_ignores_naming_the_rule_and_writes_nothing(
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == f"buildver: error: {message}\n"
     assert files(root) == before
+
+
+EXCEPTION_PLACES = [
+    # (the file holding the rule, relative to the repository; the exception as that file must name the header)
+    pytest.param(".git/info/exclude", "!/Game/Source/SOAR/BuildVersion.h", id="the-repository-s-exclude-file"),
+    pytest.param("Game/.gitignore", "!/Source/SOAR/BuildVersion.h", id="the-game-folder-s-own-gitignore"),
+]
+
+
+@pytest.mark.parametrize(("rule_file", "exception"), EXCEPTION_PLACES)
+def test_init_names_the_exception_as_the_file_holding_the_rule_reads_it(
+    tmp_path: Path, rule_file: str, exception: str
+) -> None:
+    """A ``!`` line in a folder's ``.gitignore`` names paths from that folder; in ``.git/info/exclude``, from the
+    repository's root (gitignore(5)). The advice names the file and the line to write in it."""
+    repository = tmp_path / "depot"
+    root = make_game(repository / "Game", gitignore=None)
+    shutil.rmtree(root / ".git")
+    git(repository, "init", "--quiet")
+    (repository / rule_file).write_text("Source/**/*.h\n" if rule_file.startswith("Game/") else "Game/Source/**/*.h\n")
+    before = files(repository)
+    result = buildver(root, "init", "--version", "1.4.0")
+    assert (result.returncode, result.stdout) == (2, ""), result.stderr
+    assert f"git ignores it ({rule_file}:1: " in result.stderr
+    assert f"add '{exception}' below that rule in {rule_file}, or choose a path git keeps\n" in result.stderr
+    assert files(repository) == before
+    # The advice works: with the line added where it says, init keeps the header where it wanted it.
+    with (repository / rule_file).open("a") as rules:
+        rules.write(exception + "\n")
+    kept = buildver(root, "init", "--version", "1.4.0")
+    assert kept.returncode == 0, kept.stderr
+    assert "set header = Source/SOAR/BuildVersion.h: " in kept.stdout
 
 
 def test_init_elsewhere_refuses_an_ignored_build_folder(tmp_path: Path) -> None:
