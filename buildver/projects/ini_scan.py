@@ -463,9 +463,12 @@ class _Runs(list[Run]):
         super().__init__()
         self.engine = engine
         self.structs = False
+        self.added = 0
+        """How many runs were added (some since let go)."""
 
     def add(self, run: Run, first: str) -> None:
         """Add ``run``, whose first line's prefix is ``first``."""
+        self.added += 1
         if self.engine:
             self.structs = self.structs or first == "@" or (isinstance(run, Lines) and run.struct)
             if not self.structs:
@@ -480,6 +483,46 @@ class _Runs(list[Run]):
 
 def _plain(run: Run) -> bool:
     return isinstance(run, Copies) and run.action == ""
+
+
+_PERIOD = 4096
+"""The longest text from one of the key's lines to the next stop that is looked for again right after it."""
+
+
+def _skip_repeats(text: str, runs: _Runs, first: int, stop: int, line: Copies | None) -> int:
+    """Where the scanning loop reads on from, at a stop at the key's line at ``stop`` inside the section, when the
+    stop before was at ``first``, also inside, and took the key's line there alone (``line``: the one run added
+    since). When the text from ``first`` to ``stop`` comes again and again from ``stop`` on (a file of sections
+    that change every few lines, the key in each one), every repetition but the last holds that same line alone
+    and leaves the section open: they are added as one run (``line`` at ``stop``, a repetition's length apart),
+    and the loop reads on at the last one, a Python step for all of them.
+
+    Why that is exact: each reader takes a line (its end, what it is) from its characters up to its line break
+    and the one character after it, and the section from the headers before it. A stretch from one line start to
+    the next inside the section, whose lines the loop read as one line of the key and nothing more of it, reads
+    the same wherever it is followed by the same characters: so every repetition followed by another does."""
+    period = stop - first
+    if line is None:
+        return stop
+    count = _repeats(text, first, period)
+    if count < 3:
+        return stop
+    runs.add(Copies(line.action, line.value, stop, period, count - 2, line.length), line.action)
+    return first + (count - 1) * period
+
+
+def _repeats(text: str, start: int, period: int) -> int:
+    """How many times ``text[start:start + period]`` comes one after the other from ``start``: a run of them
+    doubled while its copy follows it, then lengthened by halves (a few string comparisons in C)."""
+    block = period
+    while text.startswith(text[start : start + block], start + block):
+        block *= 2
+    step = block // 2
+    while step >= period:
+        if text.startswith(text[start : start + step], start + block):
+            block += step
+        step //= 2
+    return block // period
 
 
 _CHUNK = 4096
@@ -565,14 +608,21 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
     size = len(text)
     inside = False
     position = 0
+    alone: tuple[int, int] | None = None
+    """The last stop where the key's line was taken alone: where, and how many runs were added then."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
             return runs
         if inside:
             if patterns.key_start.match(text, position) is not None:
+                if alone is not None and alone[1] == runs.added and position - alone[0] <= _PERIOD:
+                    line = _engine_alone(text, patterns, runs[-1], alone[0])
+                    position = _skip_repeats(text, runs, alone[0], position, line)
+                added = runs.added
                 taken = _engine_key_lines(text, patterns, position, runs)
                 if taken is not None:
+                    alone = (position, runs.added) if runs.added == added + 1 else None
                     position = taken
                     continue
             else:
@@ -594,7 +644,22 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
                 inside = parsed.header.lower() == section_name
             elif inside and parsed.key.lower() == key_name:
                 runs.add(Copies(parsed.action, parsed.value, position, 0, 1, end - position), parsed.action)
+                alone = (position, runs.added)
         position = following
+
+
+def _engine_alone(text: str, patterns: _EnginePatterns, run: Run, start: int) -> Copies | None:
+    """The key's line at ``start`` as a run of its own, when ``run`` (taken from there) holds that line alone."""
+    if isinstance(run, Copies):
+        return run if run.times == 1 and run.start == start else None
+    if (
+        run.start != start
+        or run.added
+        or sum(1 for _action, key, _value in run.pattern.findall(text, start, run.end) if key) != 1
+    ):
+        return None
+    copies = patterns.copies.match(text, start)
+    return None if copies is None else _engine_copies(text, copies, start, 0, 1)
 
 
 def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs: _Runs) -> int | None:
@@ -730,6 +795,8 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
     size = len(text)
     inside = False
     position = 0
+    alone: tuple[int, int] | None = None
+    """The last stop where the key's line was taken alone: where, and how many runs were added then."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
@@ -742,6 +809,10 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
             position = _reach(_patterns().ubt_line, text, position)
             inside = False
             continue
+        if alone is not None and alone[1] == runs.added and position - alone[0] <= _PERIOD:
+            line = _ubt_alone(text, patterns, runs[-1], alone[0], key_name)
+            position = _skip_repeats(text, runs, alone[0], position, line)
+        alone = None
         copies = patterns.copies.match(text, position)
         assert copies is not None  # every line that starts like a key line is one logical line
         unit = copies.end("unit") - position
@@ -758,14 +829,39 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
                 start = reset  # a plain line or '!' sets the key anew: the lines before it go
             removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n") >= 0
             runs.add(Lines(start, end, patterns.lines, removes), "!" if reset >= 0 else "?")
+            alone = (position, runs.added) if start == position else None
             position = end
             continue
-        line_end = copies.end("line")
-        raw = text[position:line_end]
-        parsed = ubt_parse(joined(raw) if "\r" in raw or "\n" in raw else raw)
-        if parsed is not None and parsed.key.lower() == key_name:
-            runs.add(Copies(parsed.action, parsed.value, position, unit, count, line_end - position), parsed.action)
+        line = _ubt_copies(text, copies, position, key_name)
+        if line is not None:
+            runs.add(line, line.action)
+            alone = (position, runs.added)
         position = copies.end()
+
+
+def _ubt_copies(text: str, copies: re.Match[str], position: int, key_name: str) -> Copies | None:
+    """The run of identical lines ``copies`` matched at ``position``, when they are lines of the key."""
+    unit = copies.end("unit") - position
+    line_end = copies.end("line")
+    raw = text[position:line_end]
+    parsed = ubt_parse(joined(raw) if "\r" in raw or "\n" in raw else raw)
+    if parsed is None or parsed.key.lower() != key_name:
+        return None
+    count = (copies.end() - position) // unit
+    return Copies(parsed.action, parsed.value, position, unit, count, line_end - position)
+
+
+def _ubt_alone(text: str, patterns: _UbtPatterns, run: Run, start: int, key_name: str) -> Copies | None:
+    """The key's line at ``start`` as a run of its own, when ``run`` (taken from there) holds that line alone."""
+    if isinstance(run, Copies):
+        return run if run.times == 1 and run.start == start else None
+    if run.start != start:
+        return None
+    lines = run.pattern.findall(text, start, run.end)
+    if sum(1 for _action, key, _value, _bang, cleared in lines if key or cleared) != 1:
+        return None
+    copies = patterns.copies.match(text, start)
+    return None if copies is None else _ubt_copies(text, copies, start, key_name)
 
 
 def _ubt_last_reset(text: str, patterns: _UbtPatterns, start: int, end: int) -> int:

@@ -55,6 +55,19 @@ STRUCTURED = st.builds(
     st.sampled_from(["\n", "\r\n", "\r", "|"]),
     st.sampled_from(["", "\n"]),
 )
+SWITCHES = ["[S]", "[s]", "[T]", "[U]", "K=1", "K=2", "k=V", "+K=v", ".K=v", "-K=v", "!K=", "!K", "@K=Name", "", ";c",
+            "//c", "X=1", "[S", "K=a\\", "K={a", "}", "K=a|[T]", "[S]|K=3"]  # fmt: skip
+PERIODIC = st.builds(
+    lambda head, unit, times, tail, separator, end: separator.join(head + unit * times + tail) + end,
+    st.lists(st.sampled_from(WHOLE_LINES), max_size=3),
+    st.lists(st.one_of(st.sampled_from(SWITCHES), st.sampled_from(WHOLE_LINES)), min_size=1, max_size=6),
+    st.integers(2, 9),
+    st.lists(st.sampled_from(WHOLE_LINES), max_size=3),
+    st.sampled_from(["\n", "\r\n", "\r", "|"]),
+    st.sampled_from(["", "\n"]),
+)
+"""Files of a stretch of lines repeated (sections that change every few lines, the key in each): the scanner reads
+the repetitions of a stretch from one of the key's lines to the next in one step."""
 SCANNED = (["S", "s", "T", "K", "Key", "K.x"], ["K", "k", "Key", "S", "T", "K.x", "v"])
 """The names asked when the patterns scan (each pair compiles its patterns once)."""
 
@@ -159,6 +172,12 @@ def test_a_file_of_repeated_lines_scanned_reads_as_before(text: str, codec: str)
     _compare([text.encode(codec)], scan=True)
 
 
+@settings(max_examples=300)
+@given(PERIODIC, st.sampled_from(["utf-8", "utf-16"]))
+def test_a_file_of_a_stretch_repeated_scanned_reads_as_before(text: str, codec: str) -> None:
+    _compare([text.encode(codec)], scan=True)
+
+
 @settings(max_examples=100)
 @given(st.lists(TEXT, min_size=2, max_size=3))
 def test_a_random_hierarchy_reads_as_before_for_every_key(texts: list[str]) -> None:
@@ -191,6 +210,14 @@ def test_a_write_gives_the_bytes_or_the_refusal_it_gave_before(
     text: str, codec: str, writes: list[tuple[str, str, str]]
 ) -> None:
     _compare_writes(text.encode(codec), writes)
+
+
+@settings(max_examples=150)
+@given(PERIODIC, st.lists(st.tuples(*(st.sampled_from(choices) for choices in WRITES)), min_size=1, max_size=3))
+def test_a_write_to_a_file_of_a_stretch_repeated_gives_what_it_gave_before(
+    text: str, writes: list[tuple[str, str, str]]
+) -> None:
+    _compare_writes(text.encode(), writes)
 
 
 @settings(max_examples=100)

@@ -118,3 +118,64 @@ def test_struct_keys_that_change_over_many_values_are_refused_with_their_line(mo
     document = parse_ini(data, "DefaultEngine.ini")
     with pytest.raises(IniError, match=r"^DefaultEngine\.ini: line \d+: the '@' struct keys of K in \[S\]"):
         effective_value((document,), "S", "K")
+
+
+@pytest.mark.parametrize(
+    ("unit", "section", "engine", "ubt", "edited"),
+    [
+        pytest.param(b"[S]\nK=1\n[T]\nK=2\n", "S", ("1", -1, 2), ("1", -1, 2), b"[S]\nK=9\n[T]\nK=2\n", id="switches"),
+        pytest.param(
+            b"[S]\nK=1\n[T]\nK=2\n", "T", ("2", -1, 4), ("2", -1, 4), b"[S]\nK=1\n[T]\nK=9\n", id="switches-to-t"
+        ),
+        pytest.param(
+            b"[S]\nK=1\n[T]\nK=2\n[U]\nK=3\n",
+            "T",
+            ("2", -1, 4),
+            ("2", -1, 4),
+            b"[S]\nK=1\n[T]\nK=9\n[U]\nK=3\n",
+            id="three-sections",
+        ),
+        pytest.param(
+            b"[S]\r\nK=1\r\n[T]\r\nK=2\r\n",
+            "S",
+            ("1", -1, 2),
+            ("1", -1, 2),
+            b"[S]\r\nK=9\r\n[T]\r\nK=2\r\n",
+            id="crlf",
+        ),
+        pytest.param(
+            b"[S]\nK=1\n\n;c\n[T]\nK=2\n//x\n",
+            "T",
+            ("2", -1, 6),
+            ("2", -1, 6),
+            b"[S]\nK=1\n\n;c\n[T]\nK=9\n//x\n",
+            id="comments-between",
+        ),
+        pytest.param(b"[S]\n+K=v\n[T]\n+K=w\n", "S", ("v", 0, 2), ("v", 0, 2), None, id="plus"),  # '+' adds once
+        pytest.param(b"[S]\n.K=v\n[T]\n.K=w\n", "S", ("v", -1, 2), None, None, id="dot"),  # '.K': another key
+    ],
+)
+def test_a_megabyte_of_sections_switching_every_few_lines_reads_the_key_in_a_few_runs(
+    unit: bytes,
+    section: str,
+    engine: tuple[str, int, int] | None,
+    ubt: tuple[str, int, int] | None,
+    edited: bytes | None,
+) -> None:
+    times = MIB // len(unit)
+    data = unit * times
+    lines = unit.count(b"\n")
+    document = parse_ini(data, "DefaultEngine.ini")
+    for reader, expected in ((IniReader.ENGINE, engine), (IniReader.UBT, ubt)):
+        want = None
+        if expected is not None:
+            value, index, line = expected
+            want = IniValue(value, "DefaultEngine.ini", (index % times) * lines + line)
+        assert document.value(section, "K", reader=reader) == want
+        assert len(document.key_runs(reader, section, "K")) <= 4  # the first, the repetitions, the last two
+    assert not document._readings
+    if edited is None:
+        with pytest.raises(IniError, match=r"K is also set by"):
+            with_value(document, section, "K", "9")
+    else:
+        assert with_value(document, section, "K", "9") == unit * (times - 1) + edited
