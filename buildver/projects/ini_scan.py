@@ -913,14 +913,46 @@ class Header(NamedTuple):
     unit: int = 0
 
 
+_STOPS_BACK = 4
+"""How many stops of a headers scan back a repeated stretch may start (sections that change every few lines)."""
+
+
+def _pass_repeats(text: str, stops: list[int], position: int) -> int:
+    """Where a headers scan reads on from, at a stop at ``position`` after the ``stops`` before it (the last few,
+    kept here). When the text from one of them to this one comes again and again from here on, the repetitions
+    but the last are passed over: each holds the headers of the first, which the scan gave already, and its last
+    line ends before the next starts (each reader finds a header and a line's end from the line's characters up to
+    its line break and the one after it), so what is asked of the headers (the names in the order they first
+    come, a section's last header and the header after it) is the same without them."""
+    for back in range(1, len(stops) + 1):
+        first = stops[-back]
+        period = position - first
+        if period > _PERIOD:
+            break
+        if text.startswith(text[first:position], position):
+            count = _repeats(text, first, period)
+            if count >= 3:
+                stops.clear()
+                return first + (count - 1) * period
+    stops.append(position)
+    del stops[:-_STOPS_BACK]
+    return position
+
+
 def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
-    """The engine's section headers from ``position`` (a logical line's start), in file order."""
+    """The engine's section headers from ``position`` (a logical line's start), in file order; of a stretch that
+    comes again and again, the headers of its first and last repetitions (``_pass_repeats``)."""
     patterns = _header_patterns()
     size = len(text)
+    stops: list[int] = []
     while True:
         position = _reach(patterns.engine_skip, text, position)
         if position >= size:
             return
+        resumed = _pass_repeats(text, stops, position)
+        if resumed != position:
+            position = resumed
+            continue
         run = patterns.engine_run.match(text, position)
         if run is not None:
             unit = run.end("unit") - position
@@ -940,13 +972,19 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
 
 def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
     """UnrealBuildTool's section headers from ``position`` (a line's start), in file order (``[`` lines without
-    ``]`` are not headers)."""
+    ``]`` are not headers); of a stretch that comes again and again, the headers of its first and last
+    repetitions (``_pass_repeats``)."""
     patterns = _header_patterns()
     size = len(text)
+    stops: list[int] = []
     while True:
         position = _reach(patterns.ubt_skip, text, position)
         if position >= size:
             return
+        resumed = _pass_repeats(text, stops, position)
+        if resumed != position:
+            position = resumed
+            continue
         run = patterns.ubt_run.match(text, position)
         assert run is not None  # every line the skip stops at starts with '['
         unit = run.end("unit") - position
