@@ -917,13 +917,14 @@ _STOPS_BACK = 4
 """How many stops of a headers scan back a repeated stretch may start (sections that change every few lines)."""
 
 
-def _pass_repeats(text: str, stops: list[int], position: int) -> int:
+def _pass_repeats(text: str, stops: list[int], position: int, limit: int | None = None) -> int:
     """Where a headers scan reads on from, at a stop at ``position`` after the ``stops`` before it (the last few,
     kept here). When the text from one of them to this one comes again and again from here on, the repetitions
-    but the last are passed over: each holds the headers of the first, which the scan gave already, and its last
-    line ends before the next starts (each reader finds a header and a line's end from the line's characters up to
-    its line break and the one after it), so what is asked of the headers (the names in the order they first
-    come, a section's last header and the header after it) is the same without them."""
+    but the last (and any that would start after ``limit``) are passed over: each holds the headers of the first,
+    which the scan gave already, and its last line ends before the next starts (each reader finds a header and a
+    line's end from the line's characters up to its line break and the one after it), so what is asked of the
+    headers (the names in the order they first come, a section's last header and the header after it, whether
+    a section is open after the last) is the same without them."""
     for back in range(1, len(stops) + 1):
         first = stops[-back]
         period = position - first
@@ -931,6 +932,8 @@ def _pass_repeats(text: str, stops: list[int], position: int) -> int:
             break
         if text.startswith(text[first:position], position):
             count = _repeats(text, first, period)
+            if limit is not None:
+                count = min(count, (limit - first) // period + 1)
             if count >= 3:
                 stops.clear()
                 return first + (count - 1) * period
@@ -1006,6 +1009,7 @@ class _AcrossPatterns:
     def __init__(self) -> None:
         self.engine = re.compile(rf'(?:[^"\\{{/]*[\r\n|][\r\n|]*+|{_LL}[\r\n|]++)*+')
         self.ubt = re.compile(rf"(?:[^\\\[]*[\r\n]|(?![ \t]*+\[)(?:{_ULL}){_UBR})*+")
+        self.ubt_header = re.compile(r"[ \t]*+\[")  # where ``ubt`` stops before the place: a '[' line
 
 
 @functools.cache
@@ -1052,11 +1056,19 @@ def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -
     before = _across_patterns().ubt
     position = start
     line_start = max(text.rfind("\r", start, at), text.rfind("\n", start, at)) + 1  # of the line holding `at`
+    stops: list[int] = []
     while True:
         # the lines up to the one holding `at` (a greedy run to `at` itself would walk back over a long line)
         position = _reach(before, text, position, max(position, line_start))
         if position >= at and text[at : at + 1] in ("\r", "\n", ""):
             return Across(None, min(position, at), open_section)
+        if position < line_start and _across_patterns().ubt_header.match(text, position) is not None:
+            # a '[' line, which opens or closes the section: the stretch from one of them to another that comes
+            # again leaves the section as the one before it did
+            resumed = _pass_repeats(text, stops, position, line_start)
+            if resumed != position:
+                position = resumed
+                continue
         end = _reach(_patterns().ubt_line, text, position)
         raw = text[position:end]
         line = joined(raw) if "\r" in raw or "\n" in raw else raw

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from buildver.projects import ini_edit as new_edit
+from buildver.projects import ini_scan
 from buildver.projects import unreal_ini as new
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ini"
@@ -257,3 +258,19 @@ to them goes after the whole of that line (or is refused)."""
 @pytest.mark.parametrize("text", SPANNING)
 def test_a_key_added_after_a_line_that_runs_on_is_placed_as_before(text: str) -> None:
     _compare_writes(text.encode(), [("S", "K", "2"), ("S", "Z", "v"), ("T", "K", "3")])
+
+
+@settings(max_examples=100)
+@given(PERIODIC)
+def test_the_line_across_a_place_in_a_stretch_repeated_is_the_one_found_line_by_line(text: str) -> None:
+    """UnrealBuildTool's line across each place, from the start: passing over repeated stretches of ``[`` lines
+    (as it does) gives what reading every line gives (repetitions never passed: ``_PERIOD`` below any stretch)."""
+    places = range(len(text) + 1)
+    found = [ini_scan.ubt_line_across(text, 0, at, open_section) for at in places for open_section in (False, True)]
+    before = ini_scan._PERIOD
+    ini_scan._PERIOD = -1
+    try:
+        every = [ini_scan.ubt_line_across(text, 0, at, open_section) for at in places for open_section in (False, True)]
+    finally:
+        ini_scan._PERIOD = before
+    assert found == every
