@@ -7,7 +7,8 @@ patterns, for three jobs:
 - every logical line of a file, for the full readings (``engine_lines``, ``ubt_lines``);
 - the lines of one key in one section (``engine_key_runs``, ``ubt_key_runs``): the other lines are skipped in bulk
   by one pattern, and the key's own lines come as runs (identical lines as one run with a count, plain lines in
-  chunks read by ``findall``), so that a file of millions of the key's lines costs a few Python steps;
+  chunks read by ``findall``, a stretch of lines that comes again and again as one run of its line of the key:
+  ``_skip_repeats``), so that a file of millions of the key's lines costs a few Python steps;
 - what a writer needs: the headers (``engine_headers``, ``ubt_headers``) and the line that holds or runs across one
   place (``engine_line_across``, ``ubt_line_across``).
 
