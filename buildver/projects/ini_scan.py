@@ -916,44 +916,58 @@ class Header(NamedTuple):
 
 _STOPS_BACK = 4
 """How many stops of a headers scan back a repeated stretch may start (sections that change every few lines)."""
+_MARK = 16
+"""The characters of a stop compared first: a stretch can come again from a stop only if they are the same."""
 
 
-def _pass_repeats(text: str, stops: list[int], position: int, limit: int | None = None) -> int:
-    """Where a headers scan reads on from, at a stop at ``position`` after the ``stops`` before it (the last few,
-    kept here). When the text from one of them to this one comes again and again from here on, the repetitions
-    but the last (and any that would start after ``limit``) are passed over: each holds the headers of the first,
-    which the scan gave already, and its last line ends before the next starts (each reader finds a header and a
-    line's end from the line's characters up to its line break and the one after it), so what is asked of the
-    headers (the names in the order they first come, a section's last header and the header after it, whether
-    a section is open after the last) is the same without them."""
-    for back in range(1, len(stops) + 1):
-        first = stops[-back]
-        period = position - first
-        if period > _PERIOD:
-            break
-        if text.startswith(text[first:position], position):
-            count = _repeats(text, first, period)
-            if limit is not None:
-                count = min(count, (limit - first) // period + 1)
-            if count >= 3:
-                stops.clear()
-                return first + (count - 1) * period
-    stops.append(position)
-    del stops[:-_STOPS_BACK]
-    return position
+class _Stops:
+    """The last few stops of a headers scan (where each starts, and its first characters)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.marks: list[str] = []
+
+    def pass_repeats(self, text: str, position: int, limit: int | None = None) -> int:
+        """Where the scan reads on from, at a stop at ``position``. When the text from one of the stops before to
+        this one comes again and again from here on, the repetitions but the last (and any that would start after
+        ``limit``) are passed over: each holds the headers of the first, which the scan gave already, and its last
+        line ends before the next starts (each reader finds a header and a line's end from the line's characters
+        up to its line break and the one after it), so what is asked of the headers (the names in the order they
+        first come, a section's last header and the header after it, whether a section is open after the last) is
+        the same without them."""
+        mark = text[position : position + _MARK]
+        if mark in self.marks:  # one comparison in C at a stop of a file where nothing comes again
+            for back in range(len(self.starts) - 1, -1, -1):
+                first = self.starts[back]
+                period = position - first
+                if period > _PERIOD:
+                    break
+                if self.marks[back] == mark and text.startswith(text[first:position], position):
+                    count = _repeats(text, first, period)
+                    if limit is not None:
+                        count = min(count, (limit - first) // period + 1)
+                    if count >= 3:
+                        self.starts.clear()
+                        self.marks.clear()
+                        return first + (count - 1) * period
+        self.starts.append(position)
+        self.marks.append(mark)
+        if len(self.starts) > _STOPS_BACK:
+            del self.starts[0], self.marks[0]
+        return position
 
 
 def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
     """The engine's section headers from ``position`` (a logical line's start), in file order; of a stretch that
-    comes again and again, the headers of its first and last repetitions (``_pass_repeats``)."""
+    comes again and again, the headers of its first and last repetitions (``_Stops``)."""
     patterns = _header_patterns()
     size = len(text)
-    stops: list[int] = []
+    stops = _Stops()
     while True:
         position = _reach(patterns.engine_skip, text, position)
         if position >= size:
             return
-        resumed = _pass_repeats(text, stops, position)
+        resumed = stops.pass_repeats(text, position)
         if resumed != position:
             position = resumed
             continue
@@ -977,15 +991,15 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
 def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
     """UnrealBuildTool's section headers from ``position`` (a line's start), in file order (``[`` lines without
     ``]`` are not headers); of a stretch that comes again and again, the headers of its first and last
-    repetitions (``_pass_repeats``)."""
+    repetitions (``_Stops``)."""
     patterns = _header_patterns()
     size = len(text)
-    stops: list[int] = []
+    stops = _Stops()
     while True:
         position = _reach(patterns.ubt_skip, text, position)
         if position >= size:
             return
-        resumed = _pass_repeats(text, stops, position)
+        resumed = stops.pass_repeats(text, position)
         if resumed != position:
             position = resumed
             continue
@@ -1057,7 +1071,7 @@ def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -
     before = _across_patterns().ubt
     position = start
     line_start = max(text.rfind("\r", start, at), text.rfind("\n", start, at)) + 1  # of the line holding `at`
-    stops: list[int] = []
+    stops = _Stops()
     while True:
         # the lines up to the one holding `at` (a greedy run to `at` itself would walk back over a long line)
         position = _reach(before, text, position, max(position, line_start))
@@ -1066,7 +1080,7 @@ def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -
         if position < line_start and _across_patterns().ubt_header.match(text, position) is not None:
             # a '[' line, which opens or closes the section: the stretch from one of them to another that comes
             # again leaves the section as the one before it did
-            resumed = _pass_repeats(text, stops, position, line_start)
+            resumed = stops.pass_repeats(text, position, line_start)
             if resumed != position:
                 position = resumed
                 continue
