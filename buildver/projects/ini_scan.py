@@ -512,6 +512,11 @@ def _skip_repeats(text: str, runs: _Runs, first: int, stop: int, line: Copies | 
     return first + (count - 1) * period
 
 
+def _comes_again(text: str, first: int, stop: int) -> bool:
+    """Whether the text from ``first`` to ``stop`` (``_PERIOD`` characters at most) comes again from ``stop``."""
+    return stop - first <= _PERIOD and text.startswith(text[first:stop], stop)
+
+
 def _repeats(text: str, start: int, period: int) -> int:
     """How many times ``text[start:start + period]`` comes one after the other from ``start``: a run of them
     doubled while its copy follows it, then lengthened by halves (a few string comparisons in C)."""
@@ -617,7 +622,7 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
             return runs
         if inside:
             if patterns.key_start.match(text, position) is not None:
-                if alone is not None and alone[1] == runs.added and position - alone[0] <= _PERIOD:
+                if alone is not None and alone[1] == runs.added and _comes_again(text, alone[0], position):
                     line = _engine_alone(text, patterns, runs[-1], alone[0])
                     position = _skip_repeats(text, runs, alone[0], position, line)
                 added = runs.added
@@ -810,7 +815,7 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
             position = _reach(_patterns().ubt_line, text, position)
             inside = False
             continue
-        if alone is not None and alone[1] == runs.added and position - alone[0] <= _PERIOD:
+        if alone is not None and alone[1] == runs.added and _comes_again(text, alone[0], position):
             line = _ubt_alone(text, patterns, runs[-1], alone[0], key_name)
             position = _skip_repeats(text, runs, alone[0], position, line)
         alone = None
