@@ -466,10 +466,15 @@ class _Runs(list[Run]):
         self.structs = False
         self.added = 0
         """How many runs were added (some since let go)."""
+        self.firsts: list[str] = []
+        """The first prefixes of the last runs added (``_FIRSTS`` at least)."""
 
     def add(self, run: Run, first: str) -> None:
         """Add ``run``, whose first line's prefix is ``first``."""
         self.added += 1
+        self.firsts.append(first)
+        if len(self.firsts) > 2 * _FIRSTS:
+            del self.firsts[:_FIRSTS]
         if self.engine:
             self.structs = self.structs or first == "@" or (isinstance(run, Lines) and run.struct)
             if not self.structs:
@@ -484,6 +489,41 @@ class _Runs(list[Run]):
 
 def _plain(run: Run) -> bool:
     return isinstance(run, Copies) and run.action == ""
+
+
+_FIRSTS = 32
+"""How many of the last runs' first prefixes are kept: the runs of a repeated stretch looked at (``_pass_reset``)."""
+_STOPS_BACK = 4
+"""How many stops back a repeated stretch may start (sections that change every few lines)."""
+
+
+def _pass_reset(text: str, runs: _Runs, stops: list[tuple[int, int]], position: int) -> int:
+    """Where the scanning loop reads on from, at a stop at the key's line at ``position`` inside the section, after
+    the ``stops`` at the key's lines inside it before (the last few: where, and how many runs were added before
+    it). When the text from one of them to this one comes again and again from here on, and a run of the key's lines
+    in that stretch undoes whatever came before it (the engine: one starts with ``!`` and no ``@`` struct key came,
+    or every one is a plain line, each setting the last value; UnrealBuildTool: one starts with a plain line or
+    ``!``), every repetition but the last is passed over: the last one reads as the first did (the reason is
+    ``_skip_repeats``'s) and undoes them, so the key ends as it would after all of them."""
+    for first, added in reversed(stops):
+        if not _comes_again(text, first, position):
+            continue
+        adds = runs.added - added
+        if not 0 < adds <= min(_FIRSTS, len(runs.firsts)):
+            continue
+        firsts = runs.firsts[-adds:]
+        if runs.engine:
+            undone = not runs.structs and ("!" in firsts or all(action == "" for action in firsts))
+        else:
+            undone = "" in firsts or "!" in firsts
+        if undone:
+            count = _repeats(text, first, position - first)
+            if count >= 3:
+                stops.clear()
+                return first + (count - 1) * (position - first)
+    stops.append((position, runs.added))
+    del stops[:-_STOPS_BACK]
+    return position
 
 
 _PERIOD = 4096
@@ -616,15 +656,24 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
     position = 0
     alone: tuple[int, int] | None = None
     """The last stop where the key's line was taken alone: where, and how many runs were added then."""
+    stops: list[tuple[int, int]] = []
+    """The last stops at the key's lines inside the section: where, and how many runs were added before."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
             return runs
         if inside:
             if patterns.key_start.match(text, position) is not None:
+                resumed = position
                 if alone is not None and alone[1] == runs.added and _comes_again(text, alone[0], position):
-                    line = _engine_alone(text, patterns, runs[-1], alone[0])
-                    position = _skip_repeats(text, runs, alone[0], position, line)
+                    resumed = _skip_repeats(
+                        text, runs, alone[0], position, _engine_alone(text, patterns, runs[-1], alone[0])
+                    )
+                if resumed == position:
+                    resumed = _pass_reset(text, runs, stops, position)
+                else:
+                    stops.clear()
+                position = resumed
                 added = runs.added
                 taken = _engine_key_lines(text, patterns, position, runs)
                 if taken is not None:
@@ -803,6 +852,8 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
     position = 0
     alone: tuple[int, int] | None = None
     """The last stop where the key's line was taken alone: where, and how many runs were added then."""
+    stops: list[tuple[int, int]] = []
+    """The last stops at the key's lines inside the section: where, and how many runs were added before."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
@@ -815,9 +866,16 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
             position = _reach(_patterns().ubt_line, text, position)
             inside = False
             continue
+        resumed = position
         if alone is not None and alone[1] == runs.added and _comes_again(text, alone[0], position):
-            line = _ubt_alone(text, patterns, runs[-1], alone[0], key_name)
-            position = _skip_repeats(text, runs, alone[0], position, line)
+            resumed = _skip_repeats(
+                text, runs, alone[0], position, _ubt_alone(text, patterns, runs[-1], alone[0], key_name)
+            )
+        if resumed == position:
+            resumed = _pass_reset(text, runs, stops, position)
+        else:
+            stops.clear()
+        position = resumed
         alone = None
         copies = patterns.copies.match(text, position)
         assert copies is not None  # every line that starts like a key line is one logical line
@@ -919,8 +977,6 @@ class Header(NamedTuple):
     unit: int = 0
 
 
-_STOPS_BACK = 4
-"""How many stops of a headers scan back a repeated stretch may start (sections that change every few lines)."""
 _MARK = 16
 """The characters of a stop compared first: a stretch can come again from a stop only if they are the same."""
 

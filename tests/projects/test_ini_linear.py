@@ -151,6 +151,15 @@ def test_struct_keys_that_change_over_many_values_are_refused_with_their_line(mo
             b"[S]\nK=1\n\n;c\n[T]\nK=9\n//x\n",
             id="comments-between",
         ),
+        pytest.param(
+            b"[S]\nK=1\n[T]\nX=1\n[S]\nK=2\n[T]\nX=2\n",
+            "S",
+            ("2", -1, 6),
+            ("2", -1, 6),
+            b"[S]\nK=1\n[T]\nX=1\n[S]\nK=9\n[T]\nX=2\n",
+            id="two-values",
+        ),
+        pytest.param(b"[S]\n!K=\n.K=v\n[T]\nK=2\n", "S", ("v", -1, 3), None, None, id="emptied"),
         pytest.param(b"[S]\n+K=v\n[T]\n+K=w\n", "S", ("v", 0, 2), ("v", 0, 2), None, id="plus"),  # '+' adds once
         pytest.param(b"[S]\n.K=v\n[T]\n.K=w\n", "S", ("v", -1, 2), None, None, id="dot"),  # '.K': another key
     ],
