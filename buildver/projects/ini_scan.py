@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 CPP_SPACE = " \t\n\v\f\r"
@@ -492,23 +492,66 @@ def _plain(run: Run) -> bool:
 
 
 _FIRSTS = 32
-"""How many of the last runs' first prefixes are kept: the runs of a repeated stretch looked at (``_pass_reset``)."""
+"""How many of the last runs' first prefixes are kept: the runs of a repeated stretch looked at (``_pass_stretch``)."""
 _STOPS_BACK = 4
 """How many stops back a repeated stretch may start (sections that change every few lines)."""
+_MARK = 16
+"""The characters of a stop compared first: a stretch can come again from a stop only if they are the same."""
 
 
-def _pass_reset(text: str, runs: _Runs, stops: list[tuple[int, int]], position: int) -> int:
+class _Stops:
+    """The last few stops of a scanning loop: where each starts, its first characters, and a count kept with it."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.marks: list[str] = []
+        self.counts: list[int] = []
+        self.mark = ""
+        """The first characters of the stop last asked about (:meth:`again`), kept for :meth:`push`."""
+
+    def again(self, text: str, position: int) -> list[tuple[int, int]]:
+        """The stops (latest first, with their counts) from which the text to ``position`` comes again right after
+        it: in a file where nothing repeats, a comparison in C."""
+        mark = self.mark = text[position : position + _MARK]
+        if mark not in self.marks:
+            return []
+        found = zip(self.starts, self.marks, self.counts, strict=True)
+        return [
+            (start, count) for start, other, count in found if other == mark and _comes_again(text, start, position)
+        ][::-1]
+
+    def push(self, position: int, count: int = 0) -> None:
+        """Keep the stop last asked about, at ``position``."""
+        self.starts.append(position)
+        self.marks.append(self.mark)
+        self.counts.append(count)
+        if len(self.starts) > _STOPS_BACK:
+            del self.starts[0], self.marks[0], self.counts[0]
+
+    def clear(self) -> None:
+        self.starts.clear()
+        self.marks.clear()
+        self.counts.clear()
+
+
+def _pass_stretch(
+    text: str, runs: _Runs, stops: _Stops, position: int, alone: Callable[[Run, int], Copies | None]
+) -> int:
     """Where the scanning loop reads on from, at a stop at the key's line at ``position`` inside the section, after
     the ``stops`` at the key's lines inside it before (the last few: where, and how many runs were added before
-    it). When the text from one of them to this one comes again and again from here on, and a run of the key's lines
-    in that stretch undoes whatever came before it (the engine: one starts with ``!`` and no ``@`` struct key came,
+    it). When the text from one of them to this one comes again and again from here on: if the stretch holds one
+    line of the key, its first, its repetitions are added as one run (``_skip_repeats``); if a run of the key's lines
+    in it undoes whatever came before it (the engine: one starts with ``!`` and no ``@`` struct key came,
     or every one is a plain line, each setting the last value; UnrealBuildTool: one starts with a plain line or
     ``!``), every repetition but the last is passed over: the last one reads as the first did (the reason is
     ``_skip_repeats``'s) and undoes them, so the key ends as it would after all of them."""
-    for first, added in reversed(stops):
-        if not _comes_again(text, first, position):
-            continue
+    for first, added in stops.again(text, position):
         adds = runs.added - added
+        if adds == 1:  # the key's line at `first` taken alone there, maybe: its repetitions as one run
+            resumed = _skip_repeats(text, runs, first, position, alone(runs[-1], first))
+            if resumed != position:
+                stops.clear()
+                return resumed
         if not 0 < adds <= min(_FIRSTS, len(runs.firsts)):
             continue
         firsts = runs.firsts[-adds:]
@@ -521,8 +564,7 @@ def _pass_reset(text: str, runs: _Runs, stops: list[tuple[int, int]], position: 
             if count >= 3:
                 stops.clear()
                 return first + (count - 1) * (position - first)
-    stops.append((position, runs.added))
-    del stops[:-_STOPS_BACK]
+    stops.push(position, runs.added)
     return position
 
 
@@ -531,7 +573,7 @@ _PERIOD = 4096
 
 
 def _skip_repeats(text: str, runs: _Runs, first: int, stop: int, line: Copies | None) -> int:
-    """Where the scanning loop reads on from, at a stop at the key's line at ``stop`` inside the section, when the
+    """Where the scanning loop reads on from, at a stop at the key's line at ``stop`` inside the section, when a
     stop before was at ``first``, also inside, and took the key's line there alone (``line``: the one run added
     since). When the text from ``first`` to ``stop`` comes again and again from ``stop`` on (a file of sections
     that change every few lines, the key in each one), every repetition but the last holds that same line alone
@@ -651,33 +693,21 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
     patterns = _engine_patterns(section, key)
     section_name, key_name = section.lower(), key.lower()
     runs = _Runs(engine=True)
+    alone = functools.partial(_engine_alone, text, patterns)
     size = len(text)
     inside = False
     position = 0
-    alone: tuple[int, int] | None = None
-    """The last stop where the key's line was taken alone: where, and how many runs were added then."""
-    stops: list[tuple[int, int]] = []
-    """The last stops at the key's lines inside the section: where, and how many runs were added before."""
+    stops = _Stops()
+    """The last stops at the key's lines inside the section, with how many runs were added before each."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
             return runs
         if inside:
             if patterns.key_start.match(text, position) is not None:
-                resumed = position
-                if alone is not None and alone[1] == runs.added and _comes_again(text, alone[0], position):
-                    resumed = _skip_repeats(
-                        text, runs, alone[0], position, _engine_alone(text, patterns, runs[-1], alone[0])
-                    )
-                if resumed == position:
-                    resumed = _pass_reset(text, runs, stops, position)
-                else:
-                    stops.clear()
-                position = resumed
-                added = runs.added
+                position = _pass_stretch(text, runs, stops, position, alone)
                 taken = _engine_key_lines(text, patterns, position, runs)
                 if taken is not None:
-                    alone = (position, runs.added) if runs.added == added + 1 else None
                     position = taken
                     continue
             else:
@@ -699,7 +729,6 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
                 inside = parsed.header.lower() == section_name
             elif inside and parsed.key.lower() == key_name:
                 runs.add(Copies(parsed.action, parsed.value, position, 0, 1, end - position), parsed.action)
-                alone = (position, runs.added)
         position = following
 
 
@@ -847,13 +876,12 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
     patterns = _ubt_patterns(section, key)
     key_name = key.lower()
     runs = _Runs(engine=False)
+    alone = functools.partial(_ubt_alone, text, patterns, key_name=key_name)
     size = len(text)
     inside = False
     position = 0
-    alone: tuple[int, int] | None = None
-    """The last stop where the key's line was taken alone: where, and how many runs were added then."""
-    stops: list[tuple[int, int]] = []
-    """The last stops at the key's lines inside the section: where, and how many runs were added before."""
+    stops = _Stops()
+    """The last stops at the key's lines inside the section, with how many runs were added before each."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
@@ -866,17 +894,7 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
             position = _reach(_patterns().ubt_line, text, position)
             inside = False
             continue
-        resumed = position
-        if alone is not None and alone[1] == runs.added and _comes_again(text, alone[0], position):
-            resumed = _skip_repeats(
-                text, runs, alone[0], position, _ubt_alone(text, patterns, runs[-1], alone[0], key_name)
-            )
-        if resumed == position:
-            resumed = _pass_reset(text, runs, stops, position)
-        else:
-            stops.clear()
-        position = resumed
-        alone = None
+        position = _pass_stretch(text, runs, stops, position, alone)
         copies = patterns.copies.match(text, position)
         assert copies is not None  # every line that starts like a key line is one logical line
         unit = copies.end("unit") - position
@@ -893,13 +911,11 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
                 start = reset  # a plain line or '!' sets the key anew: the lines before it go
             removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n") >= 0
             runs.add(Lines(start, end, patterns.lines, removes), "!" if reset >= 0 else "?")
-            alone = (position, runs.added) if start == position else None
             position = end
             continue
         line = _ubt_copies(text, copies, position, key_name)
         if line is not None:
             runs.add(line, line.action)
-            alone = (position, runs.added)
         position = copies.end()
 
 
@@ -915,7 +931,7 @@ def _ubt_copies(text: str, copies: re.Match[str], position: int, key_name: str) 
     return Copies(parsed.action, parsed.value, position, unit, count, line_end - position)
 
 
-def _ubt_alone(text: str, patterns: _UbtPatterns, run: Run, start: int, key_name: str) -> Copies | None:
+def _ubt_alone(text: str, patterns: _UbtPatterns, run: Run, start: int, *, key_name: str) -> Copies | None:
     """The key's line at ``start`` as a run of its own, when ``run`` (taken from there) holds that line alone."""
     if isinstance(run, Copies):
         return run if run.times == 1 and run.start == start else None
@@ -977,50 +993,29 @@ class Header(NamedTuple):
     unit: int = 0
 
 
-_MARK = 16
-"""The characters of a stop compared first: a stretch can come again from a stop only if they are the same."""
-
-
-class _Stops:
-    """The last few stops of a headers scan (where each starts, and its first characters)."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.marks: list[str] = []
-
-    def pass_repeats(self, text: str, position: int, limit: int | None = None) -> int:
-        """Where the scan reads on from, at a stop at ``position``. When the text from one of the stops before to
-        this one comes again and again from here on, the repetitions but the last (and any that would start after
-        ``limit``) are passed over: each holds the headers of the first, which the scan gave already, and its last
-        line ends before the next starts (each reader finds a header and a line's end from the line's characters
-        up to its line break and the one after it), so what is asked of the headers (the names in the order they
-        first come, a section's last header and the header after it, whether a section is open after the last) is
-        the same without them."""
-        mark = text[position : position + _MARK]
-        if mark in self.marks:  # one comparison in C at a stop of a file where nothing comes again
-            for back in range(len(self.starts) - 1, -1, -1):
-                first = self.starts[back]
-                period = position - first
-                if period > _PERIOD:
-                    break
-                if self.marks[back] == mark and text.startswith(text[first:position], position):
-                    count = _repeats(text, first, period)
-                    if limit is not None:
-                        count = min(count, (limit - first) // period + 1)
-                    if count >= 3:
-                        self.starts.clear()
-                        self.marks.clear()
-                        return first + (count - 1) * period
-        self.starts.append(position)
-        self.marks.append(mark)
-        if len(self.starts) > _STOPS_BACK:
-            del self.starts[0], self.marks[0]
-        return position
+def _pass_repeats(text: str, stops: _Stops, position: int, limit: int | None = None) -> int:
+    """Where a headers scan reads on from, at a stop at ``position``. When the text from one of the stops before to
+    this one comes again and again from here on, the repetitions but the last (and any that would start after
+    ``limit``) are passed over: each holds the headers of the first, which the scan gave already, and its last
+    line ends before the next starts (each reader finds a header and a line's end from the line's characters up to
+    its line break and the one after it), so what is asked of the headers (the names in the order they first come,
+    a section's last header and the header after it, whether a section is open after the last) is the same
+    without them."""
+    for first, _added in stops.again(text, position):
+        period = position - first
+        count = _repeats(text, first, period)
+        if limit is not None:
+            count = min(count, (limit - first) // period + 1)
+        if count >= 3:
+            stops.clear()
+            return first + (count - 1) * period
+    stops.push(position)
+    return position
 
 
 def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
     """The engine's section headers from ``position`` (a logical line's start), in file order; of a stretch that
-    comes again and again, the headers of its first and last repetitions (``_Stops``)."""
+    comes again and again, the headers of its first and last repetitions (``_pass_repeats``)."""
     patterns = _header_patterns()
     size = len(text)
     stops = _Stops()
@@ -1028,7 +1023,7 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
         position = _reach(patterns.engine_skip, text, position)
         if position >= size:
             return
-        resumed = stops.pass_repeats(text, position)
+        resumed = _pass_repeats(text, stops, position)
         if resumed != position:
             position = resumed
             continue
@@ -1052,7 +1047,7 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
 def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
     """UnrealBuildTool's section headers from ``position`` (a line's start), in file order (``[`` lines without
     ``]`` are not headers); of a stretch that comes again and again, the headers of its first and last
-    repetitions (``_Stops``)."""
+    repetitions (``_pass_repeats``)."""
     patterns = _header_patterns()
     size = len(text)
     stops = _Stops()
@@ -1060,7 +1055,7 @@ def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
         position = _reach(patterns.ubt_skip, text, position)
         if position >= size:
             return
-        resumed = stops.pass_repeats(text, position)
+        resumed = _pass_repeats(text, stops, position)
         if resumed != position:
             position = resumed
             continue
@@ -1141,7 +1136,7 @@ def ubt_line_across(text: str, start: int, at: int, open_section: bool = True) -
         if position < line_start and _across_patterns().ubt_header.match(text, position) is not None:
             # a '[' line, which opens or closes the section: the stretch from one of them to another that comes
             # again leaves the section as the one before it did
-            resumed = stops.pass_repeats(text, position, line_start)
+            resumed = _pass_repeats(text, stops, position, line_start)
             if resumed != position:
                 position = resumed
                 continue
