@@ -1,20 +1,29 @@
 """Issue 30, item 3: Unreal's config files read in time and memory linear in their size, whatever their shape.
 
 Each shape (below) is built at 1, 4 and 16 MiB and read in a child process of its own, which reports its wall time
-and the growth of its peak resident memory (``ru_maxrss``) over the work:
+and the growth of its peak resident memory over the work (``VmHWM`` on Linux; ``ru_maxrss`` elsewhere, which keeps
+the peak of the parent that started the child, so that growth below the parent's size does not show):
 
-- ``read``: ``parse_ini`` and the lookups ``show`` and the guard make (the key, its section, both readers);
-- ``edit``: ``with_value``, ``update-local``'s edit of one key (refused shapes count too: the refusal is the work).
+- ``read``: ``parse_ini`` and the lookups ``show``, the guard and ``update-local`` make: the single value each
+  reader gives (``effective_value``) of the key and of another key of the section, both readers;
+- ``edit``: ``with_value``, ``update-local``'s edit of one key (refused shapes count too: the refusal is the work);
+- ``all``: the rest of the reading API, which no command calls: every value of the key (``lookup``, one
+  ``IniValue`` a value: a key of millions of values returns millions of them) and the section names, both readers.
+
+The first fourteen shapes are the issue's; the last four are made to cost a Python step every few bytes (section
+switches with the key in each section, sections of one line, a line of ``{}`` pairs, a struct key per value).
 
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
-``git archive main``), ``--sizes 1 4`` and ``--timeout 60`` limit the run, ``--shapes pipe plus`` picks shapes.
+``git archive main``), ``--sizes 1 4`` and ``--timeout 60`` limit the run, ``--shapes pipe plus`` picks shapes,
+``--repeat 3`` shows the median of three runs a cell.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,51 +52,75 @@ SHAPES = {
     "crlf-bom": lambda n: _fill(b"\xef\xbb\xbf[S]\r\n", b"K=v\r\n", n),
     "utf16": lambda n: "[S]\r\n".encode("utf-16-le").join([b"\xff\xfe", ("K=v\r\n" * (n // 12)).encode("utf-16-le")]),
     "store-version": lambda n: _fill(f"[{SECTION}]\n".encode(), b"StoreVersion=1\n", n),
+    # shapes made to cost a Python step a few bytes: what is left of the issue's budget (docs/performance.md)
+    "switches": lambda n: _fill(b"", b"[S]\nK=1\n[T]\nK=2\n", n),
+    "bodies": lambda n: _fill(b"", b"[S]\nx=1\n", n),
+    "brace-pairs": lambda n: _fill(b"[S]\nK=", b"{}", n, b"\n"),
+    "struct-names": lambda n: b"[S]\n" + b"".join(b"@K=N%d\n.K=N%d=1\n" % (i, i) for i in range(n // 20)),
 }
 
 CHILD = r"""
 import json, resource, sys, time
 from buildver.projects.unreal_ini import IniError, IniReader, effective_value, lookup, parse_ini
 from buildver.projects.ini_edit import with_value
+
+
+def peak_kib():
+    # the peak of this program's own memory: VmHWM is reset by exec, ru_maxrss keeps the peak of the process that
+    # started it (a parent holding a 16 MiB shape made every growth below it invisible)
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 path, work, section, key = sys.argv[1:5]
 data = open(path, "rb").read()
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = peak_kib()
 start = time.perf_counter()
 outcome = "ok"
 try:
     document = parse_ini(data, "DefaultEngine.ini")
     if work == "read":
         for reader in IniReader:
-            lookup((document,), section, key, reader=reader)
+            effective_value((document,), section, key, reader=reader)
             effective_value((document,), section, "Other", reader=reader)
+    elif work == "all":
+        for reader in IniReader:
+            lookup((document,), section, key, reader=reader)
             document.sections(reader)
     else:
         with_value(document, section, key, "2")
 except IniError as exc:
     outcome = "refused"
 elapsed = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"seconds": elapsed, "mb": (peak - before) / 1024, "outcome": outcome}))
+print(json.dumps({"seconds": elapsed, "mb": (peak_kib() - before) / 1024, "outcome": outcome}))
 """
 
 
-def measure(python: str, path: Path, work: str, section: str, key: str, timeout: float) -> str:
-    try:
-        done = subprocess.run(
-            [python, "-c", CHILD, str(path), work, section, key],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            cwd=path.parent,  # not the checkout: each Python imports its own installed buildver
-        )
-    except subprocess.TimeoutExpired:
-        return f"> {timeout:.0f} s"
-    if done.returncode != 0:
-        return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:60]
-    result = json.loads(done.stdout)
-    suffix = "" if result["outcome"] == "ok" else " (refused)"
-    return f"{result['seconds']:.2f} s, {result['mb']:.0f} MB{suffix}"
+def measure(python: str, path: Path, work: str, section: str, key: str, timeout: float, repeat: int) -> str:
+    """The median of ``repeat`` runs (time and memory each), or the first failure."""
+    results = []
+    for _ in range(repeat):
+        try:
+            done = subprocess.run(
+                [python, "-c", CHILD, str(path), work, section, key],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=False,
+                cwd=path.parent,  # not the checkout: each Python imports its own installed buildver
+            )
+        except subprocess.TimeoutExpired:
+            return f"> {timeout:.0f} s"
+        if done.returncode != 0:
+            return "failed: " + (done.stderr.strip().splitlines() or ["?"])[-1][:60]
+        results.append(json.loads(done.stdout))
+    seconds = statistics.median(result["seconds"] for result in results)
+    megabytes = statistics.median(result["mb"] for result in results)
+    suffix = "" if results[0]["outcome"] == "ok" else " (refused)"
+    return f"{seconds:.2f} s, {megabytes:.0f} MB{suffix}"
 
 
 def main() -> None:
@@ -95,8 +128,9 @@ def main() -> None:
     parser.add_argument("--baseline", help="another environment's Python, run beside this one")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 4, 16], help="MiB")
     parser.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=list(SHAPES))
-    parser.add_argument("--work", nargs="+", default=["read", "edit"], choices=["read", "edit"])
+    parser.add_argument("--work", nargs="+", default=["read", "edit"], choices=["read", "edit", "all"])
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--repeat", type=int, default=1, help="runs a cell, their median shown")
     options = parser.parse_args()
     pythons = {"this": sys.executable}
     if options.baseline:
@@ -110,7 +144,10 @@ def main() -> None:
                 path = Path(scratch) / f"{shape}-{size}.ini"
                 path.write_bytes(SHAPES[shape](size * MIB))
                 for work in options.work:
-                    cells = [measure(python, path, work, section, key, options.timeout) for python in pythons.values()]
+                    cells = [
+                        measure(python, path, work, section, key, options.timeout, options.repeat)
+                        for python in pythons.values()
+                    ]
                     print(f"| {shape} | {size} | {work} | " + " | ".join(cells) + " |", flush=True)
                 path.unlink()
 

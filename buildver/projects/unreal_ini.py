@@ -74,12 +74,30 @@ from __future__ import annotations
 
 import enum
 import gc
+import heapq
 import re
-from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 
 from buildver.errors import BuildverError
+from buildver.projects.ini_scan import (
+    CPP_SPACE,
+    Copies,
+    Lines,
+    Run,
+    engine_headers,
+    engine_key_runs,
+    engine_lines,
+    engine_parse,
+    fast_name,
+    may_hold,
+    ubt_headers,
+    ubt_key_runs,
+    ubt_lines,
+    ubt_parse,
+)
 
 __all__ = [
     "CPP_SPACE",
@@ -172,15 +190,12 @@ class IniValue:
     line: int
 
 
+SCAN_FROM = 64 * 1024
+"""From this many characters on, a key's lines are scanned for (``ini_scan``); a smaller file is read line by line
+once per reader, which costs less than compiling the scanning patterns of each key (tens of milliseconds)."""
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LONE_BREAK = {"\r\n": re.compile("\r\n"), "\r": re.compile("\r(?!\n)"), "\n": re.compile("(?<!\r)\n")}
-_SPECIAL = re.compile(r"[|\\{}]|//")
-"""What makes ParseLineExtended depart from the physical line (quotes alone change nothing without these)."""
-CPP_SPACE = " \t\n\v\f\r"
-"""What ``FChar::IsWhitespace`` (``iswspace`` in the C locale) trims."""
-_UBT_SPACE = " \t"
-_ENGINE_PREFIXES = {action.value: action for action in IniAction if action is not IniAction.SET}
-_UBT_PREFIXES = {"+": IniAction.ADD_UNIQUE, "-": IniAction.REMOVE, "!": IniAction.CLEAR}
+_ACTIONS = {action.value: action for action in IniAction}
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,16 +214,17 @@ class _Reading:
 class IniDocument:
     """One config file: its bytes, its text, and what each of Unreal's readers reads from it. No I/O.
 
-    Lookups do not read every line: a key is found by scanning the text for its own lines (``lookup``), so a
-    file is read in time and memory that grow with the lines of the keys asked for, not with every line's record.
-    The full readings (``entries``, ``engine``, ``ubt``, ``line_starts``) are made only when asked for."""
+    A lookup reads only what it needs: the key's own lines are found by patterns that pass over the others in bulk
+    (``buildver.projects.ini_scan``), and only the asked key's lines are merged, so a file is read in time linear
+    in its size and in memory that grows with the key's distinct values, whatever its shape. The full readings
+    (``entries``, ``line_starts``) are made only when asked for."""
 
     path: str
     data: bytes
     encoding: IniEncoding
     text: str
     _readings: dict[IniReader, _Reading] = field(default_factory=dict, compare=False, repr=False)
-    """Each reader's full reading, made the first time it is asked for (the editor's checks ask)."""
+    """Each reader's full reading, made the first time it is asked for."""
     _cache: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -246,19 +262,23 @@ class IniDocument:
         # Counter.most_common over the breaks in file order: among equal counts, the one seen first wins
         return min(tied, key=lambda brk: _LONE_BREAK[brk].search(text).start())  # type: ignore[union-attr]
 
+    @property
+    def line_count(self) -> int:
+        """The number of physical lines (a final line break does not start one)."""
+        text = self.text
+        if not text:
+            return 1
+        breaks = line_number(text, len(text)) - 1
+        return breaks + (0 if text[-1] in "\r\n" else 1)
+
     def entries(self, reader: IniReader = IniReader.ENGINE) -> tuple[IniEntry, ...]:
         """Every key line the reader takes, in file order."""
         return self._reading(reader).entries
 
     def sections(self, reader: IniReader = IniReader.ENGINE) -> tuple[str, ...]:
         """The section names, in order of first appearance (a repeated section is one section)."""
-        if self._fast(reader):
-            pattern = _ENGINE_HEADER if reader is IniReader.ENGINE else _UBT_HEADER
-            names: Iterable[str] = dict.fromkeys(pattern.findall(self.text))
-        else:
-            names = (header.name for header in self._reading(reader).headers)
         seen: dict[str, str] = {}
-        for name in names:
+        for name, _start in _headers(self.text, reader):
             seen.setdefault(name.lower(), name)
         return tuple(seen.values())
 
@@ -277,7 +297,7 @@ class IniDocument:
 
     def line_of(self, offset: int) -> int:
         """The 1-based physical line of a text offset."""
-        return bisect_right(self.line_starts, offset)
+        return line_number(self.text, offset)
 
     def physical_line(self, number: int) -> str:
         """The 1-based physical line ``number`` without its line break."""
@@ -285,58 +305,33 @@ class IniDocument:
         end = starts[number] if number < len(starts) else len(self.text)
         return self.text[starts[number - 1] : end].rstrip("\r\n")
 
-    def _fast(self, reader: IniReader) -> bool:
-        """Whether every physical line is one of the reader's lines (nothing joins or splits lines), so that a key's
-        lines and the headers before them can be found by scanning the text."""
-        name = "fast-" + reader.value
-        fast = self._cache.get(name)
-        if fast is None:
-            fast = _SPECIAL.search(self.text) is None if reader is IniReader.ENGINE else "\\" not in self.text
-            self._cache[name] = fast
-        return bool(fast)
-
-    def _key_lines(self, reader: IniReader, section: str, key: str, index: int) -> list[_Line]:
-        """The key's lines in the section as the reader reads them: (action, value, ``index``, where), ``where``
-        a text offset when the lines were found by scanning (``_fast``), else the physical line."""
-        if self._fast(reader) and _scannable_key(key):
-            lowered = self._cache.get("lowered")
-            if lowered is None:
-                lowered = self._cache["lowered"] = self.text.lower()
-            if key.lower() not in lowered:  # type: ignore[operator]  # only this method stores it
-                return []  # a key line's key, lowered, is in the text lowered (ASCII lowers alike in any context)
-            scan = _scan_engine if reader is IniReader.ENGINE else _scan_ubt
-            return scan(self.text, section.lower(), key, index)
+    def key_runs(self, reader: IniReader, section: str, key: str) -> list[Run]:
+        """The key's lines in the section as the reader reads them, as runs (``buildver.projects.ini_scan``):
+        scanned for in a large file, taken from the full reading of a small one (or of an unusual name)."""
+        if len(self.text) >= SCAN_FROM and fast_name(section, key):
+            if not (may_hold(self.text, key) and may_hold(self.text, f"[{section}]")):
+                return []
+            memo = f"runs {reader.value} {section.lower()} {key.lower()}"
+            runs = self._cache.get(memo)
+            if runs is None:
+                scan = engine_key_runs if reader is IniReader.ENGINE else ubt_key_runs
+                runs = self._cache[memo] = scan(self.text, section, key)  # the editor asks twice, show thrice
+            return runs  # type: ignore[return-value]  # only this method stores it
         section_name, key_name = section.lower(), key.lower()
+        starts = self.line_starts
         return [
-            (entry.action, entry.value, index, entry.line)
+            Copies(entry.action.value, entry.value, starts[entry.line - 1], 0, 1, 0)
             for entry in self._reading(reader).entries
             if entry.key.lower() == key_name and entry.section.lower() == section_name
-        ]
-
-    def _line_numbers(self, reader: IniReader, key: str, wheres: Iterable[int]) -> dict[int, int]:
-        """The physical line of each ``where`` from :meth:`_key_lines`."""
-        if not (self._fast(reader) and _scannable_key(key)):
-            return {where: where for where in wheres}
-        text = self.text
-        cr = "\r" in text
-        numbers: dict[int, int] = {}
-        line, previous = 1, 0
-        for offset in sorted(set(wheres)):
-            line += text.count("\n", previous, offset)
-            if cr:
-                line += text.count("\r", previous, offset) - text.count("\r\n", previous, offset)
-            numbers[offset] = line
-            previous = offset
-        return numbers
+        ]  # the lines of a name the patterns do not take, from the full reading: one line each, at its line's start
 
     def _reading(self, reader: IniReader) -> _Reading:
         reading = self._readings.get(reader)
         if reading is None:
-            read = _read_engine if reader is IniReader.ENGINE else _read_ubt
             paused = gc.isenabled()
             gc.disable()  # millions of small records: the collector's passes would cost more than the reading
             try:
-                reading = read(self.text, self.line_starts)
+                reading = _read_engine(self.text) if reader is IniReader.ENGINE else _read_ubt(self.text)
             finally:
                 if paused:
                     gc.enable()
@@ -354,45 +349,22 @@ def lookup(
     documents: Iterable[IniDocument], section: str, key: str, *, reader: IniReader = IniReader.ENGINE
 ) -> tuple[IniValue, ...]:
     """The key's values after the documents are combined in order (a hierarchy, as each reader merges it)."""
-    return tuple(_values(documents, section, key, reader, everything=True))
+    return tuple(_values(tuple(documents), section, key, reader, everything=True))
 
 
 def effective_value(
     documents: Iterable[IniDocument], section: str, key: str, *, reader: IniReader = IniReader.ENGINE
 ) -> IniValue | None:
     """The single value the reader gives: the engine's ``Find`` takes the last value, UnrealBuildTool the first."""
-    values = _values(documents, section, key, reader, everything=False)
+    values = _values(tuple(documents), section, key, reader, everything=False)
     return values[0] if values else None
 
 
-def _values(
-    documents: Iterable[IniDocument], section: str, key: str, reader: IniReader, *, everything: bool
-) -> list[IniValue]:
-    """The merged values (all of them, or only the one a single read gives), each with its file and line."""
-    paused = gc.isenabled()
-    gc.disable()  # a key of a million lines makes a million small tuples: the collector's passes would cost more
-    try:
-        return _merged_values(tuple(documents), section, key, reader, everything=everything)
-    finally:
-        if paused:
-            gc.enable()
-
-
-def _merged_values(
-    documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
-) -> list[IniValue]:
-    lines: list[_Line] = []
-    for index, document in enumerate(documents):
-        lines += document._key_lines(reader, section, key, index)
-    merge = _merge_engine if reader is IniReader.ENGINE else _merge_ubt
-    merged = merge(lines)
-    if not everything:
-        merged = merged[-1:] if reader is IniReader.ENGINE else merged[:1]
-    numbers = [
-        document._line_numbers(reader, key, (where for value, i, where in merged if i == index))
-        for index, document in enumerate(documents)
-    ]
-    return [IniValue(value, documents[index].path, numbers[index][where]) for value, index, where in merged]
+def line_number(text: str, offset: int, start: int = 0, line: int = 1) -> int:
+    """The 1-based physical line of ``offset``, counting from ``start`` (a line's start) on ``line``: line breaks
+    are CR, LF and CRLF, and an offset on the LF of a CRLF is still on the CR's line."""
+    line += text.count("\n", start, offset) + text.count("\r", start, offset)
+    return line - text.count("\r\n", start, offset + 1)
 
 
 # Reading ------------------------------------------------------------------------------------------------------------
@@ -415,317 +387,640 @@ def _decode(data: bytes, path: str) -> tuple[IniEncoding, str]:
     try:
         text = body.decode(encoding.codec)
     except UnicodeDecodeError as exc:
-        line = _count_lines(body[: exc.start].decode(encoding.codec, "replace"))
+        before = body[: exc.start].decode(encoding.codec, "replace")
+        line = line_number(before, len(before))
         raise IniError(f"{path}: line {line}: bytes that are not {encoding.codec.upper()} (byte {exc.start})") from None
     nul = text.find("\0")
     if nul >= 0:
-        line = _count_lines(text[:nul])
-        raise IniError(f"{path}: line {line}: a NUL character: Unreal stops reading the file there")
+        raise IniError(f"{path}: line {line_number(text, nul)}: a NUL character: Unreal stops reading the file there")
     return encoding, text
 
 
-def _count_lines(text: str) -> int:
-    return len(_LINE_BREAK.findall(text)) + 1
-
-
 def physical_lines(text: str, line_starts: Sequence[int]) -> list[str]:
-    """The text's physical lines, without their line breaks."""
     """Each physical line without its line break, as ``ReadLine`` returns them."""
     ends = [*line_starts[1:], len(text)]
     return [text[start:end].rstrip("\r\n") if end > start else "" for start, end in zip(line_starts, ends, strict=True)]
 
 
-def _read_engine(text: str, line_starts: Sequence[int]) -> _Reading:
-    """``FConfigFile::CombineFromBuffer`` (A) over ``ParseLineExtended`` (C)."""
+class _Lines:
+    """Physical line numbers of rising offsets, each counted from the one before."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.offset = 0
+        self.line = 1
+
+    def of(self, offset: int) -> int:
+        if offset < self.offset:  # not rising: count from the start again
+            self.offset, self.line = 0, 1
+        self.line = line_number(self.text, offset, self.offset, self.line)
+        self.offset = offset
+        return self.line
+
+
+def _read_engine(text: str) -> _Reading:
+    """``FConfigFile::CombineFromBuffer`` (A) over ``ParseLineExtended`` (C), every line."""
     entries: list[IniEntry] = []
     headers: list[_Header] = []
     section: str | None = None
-    position, size = 0, len(text)
-    line_end = -1
-    while position < size:
-        while position < size and text[position] in "\r\n":
-            position += 1
-        if position >= size:
-            break
-        start = position
-        if position > line_end:  # '|' starts several logical lines in one physical line: its end is found once
-            line_break = _LINE_BREAK.search(text, position)
-            line_end = line_break.start() if line_break else size
-        logical, end, position = _line_extended(text, position, line_end)
-        first_line = bisect_right(line_starts, start)
-        last_line = bisect_right(line_starts, max(start, end - 1))
-        line = logical.rstrip(CPP_SPACE)
-        if len(line) >= 2 and line[0] == "[" and line[-1] == "]":
-            section = line[1:-1]
-            headers.append(_Header(section, first_line))
+    lines = _Lines(text)
+    for logical, start, end in engine_lines(text):
+        parsed = engine_parse(logical)
+        if parsed is None:
             continue
-        if section is None or not line or line[0] == ";":
-            continue
-        equals = line.find("=")
-        if equals < 0:
-            continue
-        key = line[:equals].lstrip(CPP_SPACE)
-        key = key.removeprefix("~")  # "~ is a packaging [marker] and should be skipped at runtime"
-        action = _ENGINE_PREFIXES.get(key[:1], IniAction.SET) if key else IniAction.SET
-        if action is not IniAction.SET:
-            key = key[1:]
-        key = key.rstrip(CPP_SPACE)
-        value = line[equals + 1 :].strip(CPP_SPACE)
-        if value.startswith('"'):
-            value = _quoted_string(value)
-        entries.append(IniEntry(section, action, key, value, first_line, last_line))
+        first = lines.of(start)
+        if parsed.header is not None:
+            section = parsed.header
+            headers.append(_Header(section, first))
+        elif section is not None:
+            last = line_number(text, max(start, end - 1), start, first)
+            entries.append(IniEntry(section, _ACTIONS[parsed.action], parsed.key, parsed.value, first, last))
     return _Reading(tuple(entries), tuple(headers))
 
 
-def _line_extended(text: str, position: int, line_end: int) -> tuple[str, int, int]:
-    """``ParseLineExtended`` as 4.x to 5.1 call it from the config reader: the logical line, where its text ends,
-    and where the next one starts. ``line_end`` is where the physical line at ``position`` ends.
-
-    Linear: the text is looked at from ``position`` to the logical line's end only (a line of ``a|a|a|...`` is many
-    short logical lines, each read once)."""
-    size = len(text)
-    special = _SPECIAL.search(text, position, line_end)
-    if special is None:  # nothing ParseLineExtended would treat specially: the line as it is
-        plain = text[position:line_end]
-        position = line_end
-        while position < size and text[position] in "\r\n":
-            position += 1
-        return plain, line_end, position
-    bar = special.start()
-    if special.group() == "|" and text.find('"', position, bar) < 0:  # plain text up to a '|': the line ends there
-        logical = text[position:bar]
-        position = bar
-        while position < size and text[position] in "\r\n|":
-            position += 1
-        return logical, bar, position
-    out: list[str] = []
-    quoted = ignore = False
-    depth = 0
-    while position < size and (text[position] not in "\r\n" or depth > 0):
-        char = text[position]
-        if not quoted and text.startswith("//", position):
-            ignore = True
-        if not quoted and char == "|":
-            break
-        following = text[position + 1] if position + 1 < size else ""
-        if char in "\r\n":  # a line break inside braces
-            out.append(" ")
-            position += 1
-            if position < size and text[position] in "\r\n":
-                position += 1
-        elif not quoted and char == "\\" and following and following in "\r\n":
-            out.append(" ")
-            position += 2
-            if position < size and text[position] in "\r\n":
-                position += 1
-        elif not quoted and char == "{":
-            depth += 1
-            position += 1
-        elif not quoted and char == "}" and depth > 0:
-            depth -= 1
-            position += 1
-        elif quoted and not ignore and char == "\\" and following and following in '"\\':
-            out.append(char + following)
-            position += 2
-        else:
-            if char == '"':
-                quoted = not quoted
-            if not ignore:
-                out.append(char)
-            position += 1
-    end = position
-    while position < size and text[position] in "\r\n|":
-        position += 1
-    return "".join(out), end, position
-
-
-_OCTAL, _HEX = "01234567", "0123456789abcdefABCDEF"
-_SIMPLE_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "r": "\r", "t": "\t"}
-
-
-def _quoted_string(value: str) -> str:
-    """``FParse::QuotedString`` (C): the text between the quotes, escapes resolved; the rest of the value dropped."""
-    out: list[str] = []
-    position, size = 1, len(value)
-    while position < size:
-        char = value[position]
-        if char in '"\r\n':
-            break
-        position += 1
-        if char != "\\":
-            out.append(char)
-            continue
-        escape = value[position] if position < size else ""
-        following = value[position + 1] if position + 1 < size else ""
-        if escape and escape in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[escape])
-            position += 1
-        elif escape and escape in _OCTAL:
-            digits = _take(value, position, _OCTAL, 3)
-            out.append(chr(int(digits, 8)))
-            position += len(digits)
-        elif escape in ("x", "u", "U") and following and following in _HEX:
-            digits = _take(value, position + 1, _HEX, {"x": size, "u": 4, "U": 8}[escape])
-            code = int(digits, 16) & (0xFFFF if escape == "x" else 0xFFFFFFFF)  # \x is cast to a 16-bit TCHAR
-            out.append(chr(code) if code <= 0x10FFFF else "?")
-            position += 1 + len(digits)
-        else:  # an unknown escape keeps its backslash
-            out.append("\\" + escape)
-            position += 1
-    return "".join(out)
-
-
-def _take(text: str, position: int, allowed: str, limit: int) -> str:
-    end = position
-    while end < len(text) and end - position < limit and text[end] in allowed:
-        end += 1
-    return text[position:end]
-
-
-def _read_ubt(text: str, line_starts: Sequence[int]) -> _Reading:
-    """``ConfigFile.ReadIntoSections`` and ``TryAddConfigLine`` (F)."""
-    lines = physical_lines(text, line_starts)
+def _read_ubt(text: str) -> _Reading:
+    """``ConfigFile.ReadIntoSections`` and ``TryAddConfigLine`` (F), every line."""
     entries: list[IniEntry] = []
     headers: list[_Header] = []
     section: str | None = None
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        first_line = index + 1
-        index += 1
-        start = len(line) - len(line.lstrip(_UBT_SPACE))
-        if start == len(line):
+    lines = _Lines(text)
+    for line, start, end in ubt_lines(text):
+        parsed = ubt_parse(line)
+        if parsed is None:
             continue
-        if line.rstrip(_UBT_SPACE).endswith("\\"):
-            # an escaped line break (a backslash last before trailing blanks): the next line is appended, the
-            # backslash kept; a blank line appended leaves the backslash last. Joined once: linear.
-            parts = [line]
-            while index < len(lines):
-                parts.append(lines[index])
-                index += 1
-                tail = parts[-1].rstrip(_UBT_SPACE)
-                if tail and not tail.endswith("\\"):
-                    break
-            line = "".join(parts)
-        end = len(line.rstrip(_UBT_SPACE))
-        end = max(end, start)
-        if line[start] == ";" or line.startswith("//", start):
-            continue
-        if line[start] == "[":
-            section = None
-            if line[end - 1] == "]" and end - 1 > start:
-                section = line[start + 1 : end - 1]
-                headers.append(_Header(section, first_line))
-            continue
-        if section is not None:
-            entry = _ubt_entry(section, line, start, end, first_line, index)
-            if entry is not None:
-                entries.append(entry)
+        first = lines.of(start)
+        if parsed.resets:
+            section = parsed.header
+            if section is not None:
+                headers.append(_Header(section, first))
+        elif section is not None:
+            last = line_number(text, max(start, end - 1), start, first)
+            entries.append(IniEntry(section, _ACTIONS[parsed.action], parsed.key, parsed.value, first, last))
     return _Reading(tuple(entries), tuple(headers))
 
 
-def _ubt_entry(section: str, line: str, start: int, end: int, first_line: int, last_line: int) -> IniEntry | None:
-    equals = line.find("=", start, end)
-    if equals < 0 and line[start] != "!":
-        return None
-    key_start = start
-    action = _UBT_PREFIXES.get(line[start], IniAction.SET)
-    if action is not IniAction.SET:
-        key_start += 1
-        while key_start < len(line) and line[key_start] in _UBT_SPACE:
-            key_start += 1
-    if action is IniAction.CLEAR and equals < 0:
-        return IniEntry(section, action, line[key_start:].strip(), "", first_line, last_line)
-    key_end = equals
-    while key_end > key_start and line[key_end - 1] in _UBT_SPACE:
-        key_end -= 1
-    if key_start >= equals:
-        return None
-    value_start = equals + 1
-    while value_start < end and line[value_start] in _UBT_SPACE:
-        value_start += 1
-    value_end = end
-    if value_end >= value_start + 2 and line[value_start] == '"' and line[value_end - 1] == '"':
-        value_start += 1
-        value_end -= 1
-    return IniEntry(section, action, line[key_start:key_end], line[value_start:value_end], first_line, last_line)
+def _headers(text: str, reader: IniReader) -> Iterator[tuple[str, int]]:
+    """Each run of equal section headers the reader takes: its name and where its first line starts."""
+    for header in (engine_headers if reader is IniReader.ENGINE else ubt_headers)(text):
+        yield header.name, header.first
 
 
 # Merging ------------------------------------------------------------------------------------------------------------
+#
+# A key's lines come from the scanner as runs (``Copies``: identical lines, ``Lines``: plain lines read in chunks);
+# each line is named by a reference, its run's index in the hierarchy's list shifted left 40 bits plus its place in
+# the run, so that the merges keep numbers in arrays, not a record a line, and find lines and line numbers only for
+# the values they return.
+
+_SHIFT = 40
+_Item = tuple[int, Run]
+"""A run, with the index of its document in the hierarchy."""
 
 
-_Line = tuple[IniAction, str, int, int]
-"""A key's line: its action, its value, the document's index in the hierarchy, and its offset or line in it (one
-tuple a line: a key of a million lines is a million of them)."""
-_Merged = tuple[str, int, int]
-"""A value, the document's index and its offset or line."""
-
-
-def _merge_engine(lines: Sequence[_Line]) -> list[_Merged]:
-    """The commands of ``CombineFromBuffer`` (A) on one key's lines, with its ``@`` struct keys.
-
-    Linear: removed values are left as holes (dropped from the end at once), and each value's live positions are
-    kept in order, so ``+`` (is an equal value there?) and ``-`` (the last equal value) do not scan the array."""
-    values: list[_Merged | None] = []  # None: removed
-    where: dict[str, list[int]] = {}  # a value -> the positions in ``values`` that hold it, in order
-    struct_key: str | None = None
-
-    def add(found: _Merged) -> None:
-        where.setdefault(found[0], []).append(len(values))
-        values.append(found)
-
-    for action, value, index, at in lines:
-        if action is IniAction.STRUCT_KEY:
-            struct_key = value
-            continue
-        if action is IniAction.PER_OBJECT_STRUCT_KEY:
-            continue
-        found = (value, index, at)
-        adds = action is IniAction.SET or action is IniAction.ADD_UNIQUE or action is IniAction.ADD
-        if adds and struct_key is not None and _replace_keyed_struct(values, where, struct_key, found):
-            continue
-        if action is IniAction.SET:
-            last = values[-1] if values else None
-            if last is not None:  # Find gives the key's last pair; its value is replaced in place (H)
-                where[last[0]].pop()
-                where.setdefault(value, []).append(len(values) - 1)
-                values[-1] = found
+def _values(
+    documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
+) -> list[IniValue]:
+    """The merged values (all of them, or only the one a single read gives), each with its file and line."""
+    paused = gc.isenabled()
+    gc.disable()  # a key of a million distinct values makes a million small objects: the passes would cost more
+    try:
+        items: list[_Item] = [
+            (index, run) for index, document in enumerate(documents) for run in document.key_runs(reader, section, key)
+        ]
+        if not items:
+            return []
+        texts = [document.text for document in documents]
+        try:
+            if reader is IniReader.ENGINE:
+                merged = _merge_engine(items, texts, everything=everything)
             else:
-                add(found)
-        elif action is IniAction.ADD_UNIQUE:
-            if not where.get(value):
-                add(found)
-        elif action is IniAction.ADD:
-            add(found)
-        elif action is IniAction.REMOVE:
-            positions = where.get(value)
-            if positions:
-                values[positions.pop()] = None
-                while values and values[-1] is None:
-                    values.pop()
-        elif action is IniAction.CLEAR:
-            values.clear()
-            where.clear()
-    return [pair for pair in values if pair is not None]
+                merged = _merge_ubt(items, texts, everything=everything)
+        except _TooMuchWork as exc:
+            where = _located([("", exc.ref)], items, documents)[0]
+            raise IniError(
+                f"{where.path}: line {where.line}: the '@' struct keys of {key} in [{section}] are compared with "
+                f"more than {_STRUCT_WORK} values: Unreal compares every value at each line; buildver does not "
+                "read such a file"
+            ) from None
+        return _located(merged, items, documents)
+    finally:
+        if paused:
+            gc.enable()
 
 
-def _replace_keyed_struct(
-    values: list[_Merged | None], where: dict[str, list[int]], struct_key: str, found: _Merged
-) -> bool:
-    """``HandleArrayOfKeyedStructsCommand`` (A): an entry whose ``Name=`` token matches is replaced in place."""
-    match = struct_key + "="
-    token = _struct_token(found[0], match)
-    if not token:
-        return False
-    for index, pair in enumerate(values):
-        if pair is not None and _struct_token(pair[0], match) == token:
-            where[pair[0]].remove(index)
-            positions = where.setdefault(found[0], [])
-            positions.append(index)
-            positions.sort()
-            values[index] = found
-            return True
+def _lines_of(run: Lines, text: str, reader: IniReader) -> Iterator[tuple[str, str]]:
+    """A chunk's lines of the key: each one's prefix and value."""
+    if run.added:
+        for value in run.pattern.findall(text, run.start, run.end):
+            yield "+", value
+    elif reader is IniReader.ENGINE:
+        for action, key, value in run.pattern.findall(text, run.start, run.end):
+            if key:
+                yield action, value
+    else:
+        for action, key, value, _bang, cleared in run.pattern.findall(text, run.start, run.end):
+            if key:
+                yield action, (value[1:-1] if len(value) >= 2 and value[0] == value[-1] == '"' else value)
+            elif cleared:
+                yield "!", ""
+
+
+def _located(merged: list[tuple[str, int]], items: list[_Item], documents: tuple[IniDocument, ...]) -> list[IniValue]:
+    """Each merged value with its file and line (offsets found per run, line numbers counted per file)."""
+    offsets: dict[int, int] = {}
+    wanted: dict[int, list[int]] = {}
+    for _value, ref in merged:
+        wanted.setdefault(ref >> _SHIFT, []).append(ref & ((1 << _SHIFT) - 1))
+    for index, places in wanted.items():
+        document, run = items[index]
+        text = documents[document].text
+        if isinstance(run, Copies):
+            for place in places:
+                offsets[(index << _SHIFT) | place] = run.start + place * run.unit
+        else:
+            needed, last = set(places), max(places)
+            place = -1
+            for found in run.pattern.finditer(text, run.start, run.end):
+                if not (run.added or found.group(2) or (run.pattern.groups > 3 and found.group(5))):
+                    continue  # another line of the chunk
+                place += 1
+                if place in needed:
+                    offsets[(index << _SHIFT) | place] = found.start()
+                    if place == last:
+                        break
+    counters = [_Lines(document.text) for document in documents]
+    located: dict[int, int] = {}
+    for ref in sorted(offsets, key=lambda ref: (items[ref >> _SHIFT][0], offsets[ref])):
+        located[ref] = counters[items[ref >> _SHIFT][0]].of(offsets[ref])
+    return [IniValue(value, documents[items[ref >> _SHIFT][0]].path, located[ref]) for value, ref in merged]
+
+
+def _run_lines(
+    items: list[_Item], texts: list[str], reader: IniReader, start: int = 0, stop: int | None = None
+) -> Iterator[tuple[str, str, int, int]]:
+    """Each run from ``start`` as (prefix, value, reference of its first line, count): a ``Copies`` run at once,
+    a chunk line by line."""
+    for index in range(start, len(items) if stop is None else stop):
+        document, run = items[index]
+        base = index << _SHIFT
+        if isinstance(run, Copies):
+            yield run.action, run.value, base, run.times
+        else:
+            for place, (action, value) in enumerate(_lines_of(run, texts[document], reader)):
+                yield action, value, base | place, 1
+
+
+def _first_action(item: _Item, texts: list[str]) -> str:
+    """The prefix of a run's first line (a chunk starts with a line of the key)."""
+    document, run = item
+    if isinstance(run, Copies):
+        return run.action
+    if run.added:
+        return "+"
+    first = run.pattern.match(texts[document], run.start, run.end)
+    assert first is not None
+    return "!" if run.pattern.groups > 3 and first.group(5) else first.group(1)
+
+
+def _merge_engine(items: list[_Item], texts: list[str], *, everything: bool) -> list[tuple[str, int]]:
+    """The commands of ``CombineFromBuffer`` (A) on one key's lines: each value and the reference of its line.
+
+    Lines before the last ``!`` change nothing (it empties the key), unless an ``@`` struct key comes before it."""
+    if any(run.action == "@" if isinstance(run, Copies) else run.struct for _document, run in items):
+        return _StructMerge(everything).run(_run_lines(items, texts, IniReader.ENGINE))
+    start = 0
+    for index in range(len(items) - 1, -1, -1):
+        if _first_action(items[index], texts) == "!":
+            start = index
+            break
+    removable = _removed_values(items, texts, start)
+    if not (everything or removable) and all(
+        run.added if isinstance(run, Lines) else run.action == "+" for _document, run in items[start:]
+    ):
+        last = _last_added(items, texts, start)
+        if last is not None:
+            return [last]
+    merge = _EngineMerge(keep=everything or bool(removable), removable=removable)
+    for index in range(start, len(items)):
+        document, run = items[index]
+        base = index << _SHIFT
+        if isinstance(run, Copies):
+            merge.line(run.action, run.value, base, run.times)
+        elif merge.keep:
+            for place, (action, value) in enumerate(_lines_of(run, texts[document], IniReader.ENGINE)):
+                merge.line(action, value, base | place, 1)
+        elif run.added:
+            merge.tail_added(run.pattern.findall(texts[document], run.start, run.end), base)
+        else:
+            merge.tail_lines(run.pattern.findall(texts[document], run.start, run.end), base)
+    return merge.result(everything)
+
+
+_ADDED_TRIES = 8
+"""How many of the last ``+`` values :func:`_last_added` looks for earlier before it merges every line instead."""
+
+
+def _last_added(items: list[_Item], texts: list[str], start: int) -> tuple[str, int] | None:
+    """The engine's last value when every line from ``start`` is a ``+`` line (an array written out): the last
+    value that was not there yet, found from the end by looking for each candidate in the lines before it (one
+    pattern pass), without a dictionary of every value. None after ``_ADDED_TRIES`` values that were there."""
+    tries = 0
+    for index in range(len(items) - 1, start - 1, -1):
+        document, run = items[index]
+        if isinstance(run, Copies):
+            candidates: Iterable[tuple[str, int]] = [(run.value, 0)]
+        else:
+            values = run.pattern.findall(texts[document], run.start, run.end)
+            candidates = ((value, values.index(value)) for value in reversed(dict.fromkeys(values)))
+        for value, place in candidates:
+            if not _added_before(value, items, texts, start, index):
+                return value, (index << _SHIFT) | place
+            tries += 1
+            if tries >= _ADDED_TRIES:
+                return None
+    return None  # pragma: no cover - the first line of the first run is never there before
+
+
+def _added_before(value: str, items: list[_Item], texts: list[str], start: int, stop: int) -> bool:
+    """Whether a ``+`` line of ``items[start:stop]`` has ``value``: a chunk's line with it ends ``=value`` (and
+    spaces) at its first ``=``."""
+    found = re.compile(rf"=[ \t\v\f]*+{re.escape(value)}[ \t\v\f]*+(?=[\r\n|]|\Z)")
+    for document, run in items[start:stop]:
+        if isinstance(run, Copies):
+            if run.value == value:
+                return True
+            continue
+        text = texts[document]
+        for match in found.finditer(text, run.start, run.end):
+            at = match.start()
+            line = max(run.start, *(text.rfind(char, run.start, at) + 1 for char in "\r\n|"))
+            if text.find("=", line, at) < 0:
+                return True
     return False
+
+
+def _removed_values(items: list[_Item], texts: list[str], start: int) -> set[str]:
+    """The values that ``-`` lines from ``start`` name: only they need to be found again in the array."""
+    removed: set[str] = set()
+    for document, run in items[start:]:
+        if isinstance(run, Copies):
+            if run.action == "-":
+                removed.add(run.value)
+        elif run.removes:
+            removed.update(
+                value for action, value in _lines_of(run, texts[document], IniReader.ENGINE) if action == "-"
+            )
+    return removed
+
+
+class _EngineMerge:
+    """The engine's array of one key as runs of equal values (a value, its first line's reference, a count).
+
+    Linear: each value's runs are kept in order only for the values a ``-`` line names, so ``-`` (the last equal
+    value) finds its run at once; ``+`` asks a count. When no ``-`` line follows and only the last value is asked
+    for, no run is kept at all: the array only grows or has its last value replaced."""
+
+    def __init__(self, *, keep: bool, removable: set[str]) -> None:
+        self.keep = keep
+        self.removable = removable
+        self.values: list[str | None] = []
+        self.refs = array("q")
+        self.counts = array("q")
+        self.live: dict[str, int] = {}
+        """Each value there and how many times (a value with none is taken out)."""
+        self.where: dict[str, list[int]] = {}
+        self.size = 0
+        self.last: tuple[str, int] | None = None
+        """The last value and its line's reference."""
+
+    def line(self, action: str, value: str, ref: int, count: int) -> None:
+        """One line, or ``count`` equal lines from ``ref`` on."""
+        if action == "+":
+            if value not in self.live:
+                self.append(value, ref, 1)  # the first adds it, the others find it there
+        elif action == ".":
+            self.append(value, ref, count)
+        elif action == "":
+            self.set(value, ref + count - 1)  # a plain line replaces the last value: the last of the run wins
+        elif action == "-":
+            self.remove(value, count)
+        elif action == "!":
+            self.clear()
+        # '*' (per-object struct keys) is not modelled: the line is passed over
+
+    def tail_lines(self, lines: list[tuple[str, str, str]], base: int) -> None:
+        """A chunk's lines (``findall``'s prefix, key, value; the key empty for the chunk's other lines) when no
+        run is kept (no ``-`` line follows): the steps of :meth:`line` on local names, and a chunk of ``+`` lines
+        alone (an array written out) in dictionary operations, without a Python step a line."""
+        if not lines:
+            return
+        actions, keys, values = zip(*lines, strict=True)
+        actions, values = tuple(compress(actions, keys)), tuple(compress(values, keys))
+        if set(actions) == {"+"}:
+            self.tail_added(values, base)
+            return
+        live, size, last = self.live, self.size, self.last
+        for place, (action, value) in enumerate(zip(actions, values, strict=True)):
+            assert size == 0 or last is not None
+            if action == "+":
+                if value in live:
+                    continue
+                live[value] = 1
+                size += 1
+            elif action == ".":
+                live[value] = live.get(value, 0) + 1
+                size += 1
+            elif action == "":
+                if last is not None:
+                    self._drop_one(last[0])
+                else:
+                    size = 1
+                live[value] = live.get(value, 0) + 1
+            elif action == "!":
+                live.clear()
+                size, last = 0, None
+                continue
+            else:
+                continue
+            last = (value, base | place)
+        self.size, self.last = size, last
+
+    def tail_added(self, values: Sequence[str], base: int) -> None:
+        """``+`` lines only: the values not yet there are added in the order they first come."""
+        live = self.live
+        fresh = dict.fromkeys(values)
+        new = set(fresh).difference(live)
+        if not new:
+            return
+        live.update(dict.fromkeys(new, 1))
+        self.size += len(new)
+        for value in reversed(fresh):  # the last value added is the last new one
+            if value in new:
+                self.last = (value, base | values.index(value))
+                return
+
+    def _drop_one(self, value: str) -> None:
+        """One copy of ``value`` fewer; a value with none left is no longer there (``+`` asks ``in``)."""
+        count = self.live[value] - 1
+        if count:
+            self.live[value] = count
+        else:
+            del self.live[value]
+
+    def clear(self) -> None:
+        self.values = []
+        self.refs = array("q")
+        self.counts = array("q")
+        self.live = {}
+        self.where = {}
+        self.size = 0
+        self.last = None
+
+    def append(self, value: str, ref: int, count: int) -> None:
+        self.live[value] = self.live.get(value, 0) + count
+        self.size += count
+        self.last = (value, ref + count - 1)
+        if self.keep:
+            if value in self.removable:
+                self.where.setdefault(value, []).append(len(self.values))
+            self.values.append(value)
+            self.refs.append(ref)
+            self.counts.append(count)
+
+    def set(self, value: str, ref: int) -> None:
+        """``Find`` gives the key's last pair; its value is replaced in place (H), or a pair is added."""
+        if not self.size:
+            self.append(value, ref, 1)
+            return
+        assert self.last is not None
+        old = self.last[0]
+        self._drop_one(old)
+        self.size -= 1
+        if not self.keep:
+            self.append(value, ref, 1)
+            return
+        group = len(self.values) - 1
+        if self.counts[group] > 1:
+            self.counts[group] -= 1
+            self.append(value, ref, 1)
+            return
+        if old in self.where:
+            self.where[old].pop()  # the last group is the last of its value's groups
+        self.values.pop()
+        self.refs.pop()
+        self.counts.pop()
+        self.append(value, ref, 1)
+
+    def remove(self, value: str, count: int) -> None:
+        """``RemoveSingle``, ``count`` times: the last equal value each time."""
+        groups = self.where.get(value)
+        while count and groups:
+            group = groups[-1]
+            taken = min(count, self.counts[group])
+            self.counts[group] -= taken
+            self.live[value] -= taken
+            if not self.live[value]:
+                del self.live[value]
+            self.size -= taken
+            count -= taken
+            if not self.counts[group]:
+                self.values[group] = None
+                groups.pop()
+        values = self.values
+        while values and values[-1] is None:
+            values.pop()
+            self.refs.pop()
+            self.counts.pop()
+        last = values[-1] if values else None
+        self.last = None if last is None else (last, self.refs[-1] + self.counts[-1] - 1)
+
+    def result(self, everything: bool) -> list[tuple[str, int]]:
+        if not everything:
+            return [self.last] if self.size and self.last is not None else []
+        return [
+            (value, ref + place)
+            for value, ref, count in zip(self.values, self.refs, self.counts, strict=True)
+            if value is not None
+            for place in range(count)
+        ]
+
+
+_STRUCT_WORK = 1_000_000
+"""How many values may be looked at again when an ``@`` struct key changes: Unreal compares every value of the
+section at each line (quadratic); past this, buildver refuses the file rather than take minutes."""
+
+
+class _Slot:
+    """A place in the engine's array under struct keys: a value, its line's reference, and how many equal lines
+    (added while their token was empty) it stands for."""
+
+    __slots__ = ("count", "ref", "value")
+
+    def __init__(self, value: str, ref: int, count: int) -> None:
+        self.value, self.ref, self.count = value, ref, count
+
+
+class _StructMerge:
+    """The engine's array of one key when ``@`` struct keys are in play (``HandleArrayOfKeyedStructsCommand``, A):
+    a line whose ``Name=`` token matches an existing value's replaces the first such value in place.
+
+    Values are kept one a line (runs of equal lines added while the token is empty stay one slot with a count);
+    each value's places and each token's places are heaps checked when read, so no step scans the array. A new
+    struct key indexes the array once."""
+
+    def __init__(self, everything: bool) -> None:
+        self.everything = everything
+        self.struct_key: str | None = None
+        self.struct_ref = 0
+        """The line of the struct key in use (named when the work is refused)."""
+        self.tokens: dict[str, list[int]] | None = None
+        """Each token of the struct key in use -> a heap of the places that had it (None: to be made)."""
+        self.work = 0
+        self.slots: list[_Slot | None] = []
+        self.live: dict[str, int] = {}
+        self.where: dict[str, list[int]] = {}
+        """Each value -> a heap of minus the places that had it."""
+
+    def clear(self) -> None:
+        self.slots = []
+        self.live = {}
+        self.where = {}
+        if self.struct_key is not None:
+            self.tokens = {}
+
+    def run(self, lines: Iterator[tuple[str, str, int, int]]) -> list[tuple[str, int]]:
+        for action, value, ref, count in lines:
+            if action == "@":
+                if value != self.struct_key:
+                    self.struct_key = value
+                    self.struct_ref = ref + count - 1
+                    self.tokens = None
+                continue
+            if action in ("", "+", ".") and self.struct_key and _struct_token(value, self.struct_key + "="):
+                # equal lines with a token: each replaces the one the first replaced or added: the last one stays
+                ref, count = ref + count - 1, 1
+                if self._replaced(value, ref):
+                    continue
+            if action == "":
+                self._set(value, ref + count - 1)
+            elif action == "+":
+                if not self.live.get(value):
+                    self._append(value, ref, 1)
+            elif action == ".":
+                self._append(value, ref, count)
+            elif action == "-":
+                self._remove(value, count)
+            elif action == "!":
+                self.clear()
+        slots = [slot for slot in self.slots if slot is not None]
+        if not self.everything:
+            return [(slots[-1].value, slots[-1].ref + slots[-1].count - 1)] if slots else []
+        return [(slot.value, slot.ref + place) for slot in slots for place in range(slot.count)]
+
+    def _append(self, value: str, ref: int, count: int) -> None:
+        place = len(self.slots)
+        self.slots.append(_Slot(value, ref, count))
+        self.live[value] = self.live.get(value, 0) + count
+        self._placed(place, value)
+
+    def _placed(self, place: int, value: str) -> None:
+        heapq.heappush(self.where.setdefault(value, []), -place)
+        if self.tokens is not None and self.struct_key is not None:
+            token = _struct_token(value, self.struct_key + "=")
+            if token:
+                heapq.heappush(self.tokens.setdefault(token, []), place)
+
+    def _trim(self) -> None:
+        slots = self.slots
+        while slots and slots[-1] is None:
+            slots.pop()
+
+    def _set(self, value: str, ref: int) -> None:
+        self._trim()
+        if not self.slots:
+            self._append(value, ref, 1)
+            return
+        place = len(self.slots) - 1
+        slot = self.slots[place]
+        assert slot is not None
+        self.live[slot.value] -= 1
+        if slot.count == 1:
+            slot.value, slot.ref = value, ref
+            self.live[value] = self.live.get(value, 0) + 1
+            self._placed(place, value)
+        else:
+            slot.count -= 1
+            self._append(value, ref, 1)
+
+    def _remove(self, value: str, count: int) -> None:
+        heap = self.where.get(value)
+        while count and heap:
+            place = -heap[0]
+            slot = self.slots[place] if place < len(self.slots) else None
+            if slot is None or slot.value != value:
+                heapq.heappop(heap)
+                continue
+            taken = min(count, slot.count)
+            slot.count -= taken
+            self.live[value] -= taken
+            count -= taken
+            if not slot.count:
+                self.slots[place] = None
+                heapq.heappop(heap)
+        self._trim()
+
+    def _replaced(self, value: str, ref: int) -> bool:
+        assert self.struct_key is not None
+        match = self.struct_key + "="
+        token = _struct_token(value, match)
+        if self.tokens is None:
+            self._index(match)
+        assert self.tokens is not None
+        heap = self.tokens.get(token)
+        while heap:
+            place = heap[0]
+            slot = self.slots[place] if place < len(self.slots) else None
+            if slot is None or _struct_token(slot.value, match) != token:
+                heapq.heappop(heap)
+                continue
+            self.live[slot.value] -= 1
+            slot.value, slot.ref = value, ref
+            self.live[value] = self.live.get(value, 0) + 1
+            heapq.heappush(self.where.setdefault(value, []), -place)
+            return True
+        return False
+
+    def _index(self, match: str) -> None:
+        """Index the array by the new struct key's tokens: runs of equal values with a token become one slot a
+        value (only the first of them can be replaced, so each must be a place of its own)."""
+        slots: list[_Slot | None] = []
+        for slot in self.slots:
+            if slot is None:
+                continue
+            self.work += slot.count
+            if slot.count != 1 and _struct_token(slot.value, match):
+                slots.extend(_Slot(slot.value, slot.ref + place, 1) for place in range(slot.count))
+            else:
+                slots.append(slot)
+        if self.work > _STRUCT_WORK:
+            raise _TooMuchWork(self.struct_ref)
+        self.slots = slots
+        self.where = {}
+        self.tokens = {}
+        for place, kept in enumerate(slots):
+            assert kept is not None
+            self._placed(place, kept.value)
+
+
+class _TooMuchWork(Exception):
+    """An ``@`` struct key changed over more values than ``_STRUCT_WORK``: the reference of its line."""
+
+    def __init__(self, ref: int) -> None:
+        super().__init__(ref)
+        self.ref = ref
+
+
+_TOKEN_CHARS = re.compile(r"\w*+")
 
 
 def _struct_token(value: str, match: str) -> str:
@@ -737,143 +1032,45 @@ def _struct_token(value: str, match: str) -> str:
     if value[start : start + 1] == '"':
         end = value.find('"', start + 1)
         return value[start + 1 : end if end >= 0 else len(value)]
-    end = start
-    while end < len(value) and (value[end].isalnum() or value[end] == "_"):
-        end += 1
-    return value[start:end]
+    found = _TOKEN_CHARS.match(value, start)
+    assert found is not None  # a loop that may take nothing
+    return value[start : found.end()]
 
 
-def _merge_ubt(lines: Sequence[_Line]) -> list[_Merged]:
-    """``ConfigHierarchySection`` (G): a plain line replaces every value, ``+`` appends, ``-`` removes any case.
-
-    Linear: a ``-`` line records when it removed its value (in any case); a value added before that is gone."""
-    values: list[tuple[int, _Merged]] | None = None  # (when it was added, the value)
-    removed: dict[str, int] = {}  # a value, lowered -> when a '-' line last removed it
-    for when, (action, value, index, where) in enumerate(lines):
-        if action is IniAction.CLEAR:
-            values = None
-        elif values is None or action is IniAction.SET:
-            if values is not None or action is IniAction.SET or action is IniAction.ADD_UNIQUE:
-                values, removed = [(when, (value, index, where))], {}
-        elif action is IniAction.ADD_UNIQUE:
-            values.append((when, (value, index, where)))
-        elif action is IniAction.REMOVE:
-            removed[value.lower()] = when
-    if values is None:
-        return []
-    return [found for when, found in values if removed.get(found[0].lower(), -1) < when]
-
-
-# Scanning for one key ----------------------------------------------------------------------------------------------
-
-_LINE_START = r"(?:(?<=[\r\n])|\A)"
-_ENGINE_HEADER = re.compile(_LINE_START + r"\[([^\r\n]*)\][ \t\v\f]*(?=[\r\n]|\Z)")
-"""A section header as the engine reads it when no line is joined or split: ``[`` first, ``]`` last."""
-_UBT_HEADER = re.compile(_LINE_START + r"[ \t]*\[([^\r\n]*)\][ \t]*(?=[\r\n]|\Z)")
-_UBT_CLEAR_ALL = re.compile(_LINE_START + r"[ \t]*!([^\r\n=]*)(?=[\r\n]|\Z)")
-"""UnrealBuildTool's ``!Key`` without ``=`` (any key: the name is stripped of any whitespace, then compared)."""
-_NOT_SCANNABLE_FIRST = frozenset("+-.!@*~;/[ \t\v\f\r\n")
-
-
-def _scannable_key(key: str) -> bool:
-    """Whether a key's lines can be told by a pattern alone: ASCII, no ``=``, no line syntax or blank at its ends."""
-    return (
-        bool(key)
-        and key.isascii()
-        and key[0] not in _NOT_SCANNABLE_FIRST
-        and key[-1] not in " \t\v\f\r\n\x1c\x1d\x1e\x1f\x85"
-        and not any(char in key for char in "=\r\n")
-    )
-
-
-_ENGINE_ACTIONS = {"": IniAction.SET, **_ENGINE_PREFIXES}
-_UBT_ACTIONS = {"": IniAction.SET, **_UBT_PREFIXES}
-
-
-def _scan_engine(text: str, section: str, key: str, index: int) -> list[_Line]:
-    """The engine's lines of ``key`` in ``section`` (lowered), found by pattern in a text where every physical
-    line is a logical line (``IniDocument._fast``): each candidate line, then the nearest header above it."""
-    pattern = re.compile(
-        _LINE_START + r"[ \t\v\f]*~?([+.\-!@*]?)(" + re.escape(key) + r")[ \t\v\f]*=([^\r\n]*)", re.IGNORECASE
-    )
-    key_name = key.lower()
-    found: list[_Line] = []
-    inside = False
-    low = 0
-    for match in pattern.finditer(text):
-        start = match.start()
-        header = _header_above(text, low, start, engine=True)
-        low = match.end()
-        if header is not _NO_HEADER:
-            inside = header is not None and header.lower() == section
-        if not inside or match.group(2).lower() != key_name:
+def _merge_ubt(items: list[_Item], texts: list[str], *, everything: bool) -> list[tuple[str, int]]:
+    """``ConfigHierarchySection`` (G): a plain line replaces every value, ``+`` appends, ``-`` removes any case, ``!``
+    empties the key. Only lines from the last plain or ``!`` line count; a value survives unless a ``-`` line of
+    its value (any case) comes after it. Only the first value asked for: the first that survives, found after one
+    pass for the ``-`` lines, without keeping the others."""
+    start = 0
+    for index in range(len(items) - 1, -1, -1):
+        if _first_action(items[index], texts) in ("", "!"):
+            start = index
+            break
+    removed: dict[str, int] = {}  # a value, lowered -> the last '-' line of it
+    started = False  # a value was set or added since the start ('-' lines before that are passed over)
+    for index in range(start, len(items)):
+        run = items[index][1]
+        if started and isinstance(run, Lines) and not run.removes:
             continue
-        value = match.group(3).strip(CPP_SPACE)
-        if value.startswith('"'):
-            value = _quoted_string(value)
-        found.append((_ENGINE_ACTIONS[match.group(1)], value, index, start))
+        for action, value, ref, count in _run_lines(items, texts, IniReader.UBT, index, index + 1):
+            if action in ("", "+"):
+                started = True
+            elif action == "-" and started:
+                removed[value.lower()] = ref + count - 1
+            elif action == "!":
+                started = False
+                removed = {}
+    found: list[tuple[str, int]] = []
+    for action, value, ref, count in _run_lines(items, texts, IniReader.UBT, start):
+        if action == "!":
+            found = []
+        elif action == "" or action == "+":
+            if action == "":
+                found = []
+                ref, count = ref + count - 1, 1  # each plain line replaces every value: the last one stays
+            if removed.get(value.lower(), -1) < ref:
+                if not everything:
+                    return [(value, ref)]  # the first value that survives: equal lines later do not change it
+                found.extend((value, ref + place) for place in range(count))
     return found
-
-
-def _scan_ubt(text: str, section: str, key: str, index: int) -> list[_Line]:
-    """UnrealBuildTool's lines of ``key`` in ``section`` (lowered), found by pattern in a text without continued
-    lines (``IniDocument._fast``), as :func:`_ubt_entry` reads them."""
-    pattern = re.compile(
-        _LINE_START + r"[ \t]*([+\-!]?)[ \t]*(" + re.escape(key) + r")[ \t]*=([^\r\n]*)", re.IGNORECASE
-    )
-    key_name = key.lower()
-    candidates: list[tuple[int, int, IniAction, str]] = []
-    for match in pattern.finditer(text):
-        if match.group(2).lower() != key_name:
-            continue
-        value = match.group(3).strip(_UBT_SPACE)
-        if len(value) >= 2 and value[0] == value[-1] == '"':
-            value = value[1:-1]
-        candidates.append((match.start(), match.end(), _UBT_ACTIONS[match.group(1)], value))
-    clears = [
-        (match.start(), match.end(), IniAction.CLEAR, "")
-        for match in _UBT_CLEAR_ALL.finditer(text)
-        if match.group(1).strip().lower() == key_name
-    ]
-    if clears:
-        candidates = sorted([*candidates, *clears], key=lambda candidate: candidate[0])
-    found: list[_Line] = []
-    inside = False
-    low = 0
-    for start, end, action, value in candidates:
-        header = _header_above(text, low, start, engine=False)
-        low = end
-        if header is not _NO_HEADER:
-            inside = header is not None and header.lower() == section
-        if inside:
-            found.append((action, value, index, start))
-    return found
-
-
-_NO_HEADER = "\0no header"
-"""What :func:`_header_above` gives when no header line lies in the range (a NUL never reaches a name)."""
-
-
-def _header_above(text: str, low: int, high: int, *, engine: bool) -> str | None:
-    """The last header line between the line starts ``low`` and ``high``: its name, None for UnrealBuildTool's
-    ``[`` line without ``]`` (no section), :data:`_NO_HEADER` when there is none.
-
-    Linear over all calls with rising ranges: each line in the range is looked at once, from its last ``[``."""
-    while True:
-        bracket = text.rfind("[", low, high)
-        if bracket < 0:
-            return _NO_HEADER
-        line_start = max(text.rfind("\n", low, bracket), text.rfind("\r", low, bracket), low - 1) + 1
-        if engine:
-            if text.startswith("[", line_start):
-                header = _ENGINE_HEADER.match(text, line_start)
-                if header is not None:
-                    return header.group(1)
-        else:
-            first = line_start
-            while text[first] in _UBT_SPACE:
-                first += 1
-            if text[first] == "[":
-                header = _UBT_HEADER.match(text, line_start)
-                return None if header is None else header.group(1)
-        high = line_start

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from buildver.projects.unreal_ini import IniReader, IniValue, lookup, parse_ini
+from buildver.projects import unreal_ini
+from buildver.projects.ini_edit import with_value
+from buildver.projects.unreal_ini import IniError, IniReader, IniValue, effective_value, lookup, parse_ini
 
 MIB = 1024 * 1024
 
@@ -61,3 +63,128 @@ def test_a_key_of_a_million_lines_is_read_from_its_own_lines_without_a_record_pe
     assert document.sections() == ("S", "T")
     assert document.get("S", "Other") is None
     assert not document._readings  # no reader read every line
+
+
+def test_a_million_distinct_array_values_give_the_last_new_one_without_a_full_reading() -> None:
+    lines = MIB // 10
+    data = b"[S]\n" + b"".join(b"+K=v%d\n" % i for i in range(lines)) + b"+K=v1\n"
+    document = parse_ini(data, "DefaultEngine.ini")
+    assert document.value("S", "K") == IniValue(f"v{lines - 1}", "DefaultEngine.ini", lines + 1)  # v1 was there
+    assert document.value("S", "K", reader=IniReader.UBT) == IniValue("v0", "DefaultEngine.ini", 2)
+    assert not document._readings
+
+
+@pytest.mark.parametrize(("tail", "engine"), [(b"", None), (b".K=w\n", "w"), (b".K=w\n-K=w\n", None)])
+def test_a_million_lines_emptied_again_and_again_read_as_the_lines_after_the_last(
+    tail: bytes, engine: str | None
+) -> None:
+    data = b"[S]\n" + b".K=v\n!K=\n" * (MIB // 10) + tail
+    document = parse_ini(data, "DefaultEngine.ini")
+    assert document.get("S", "K") == engine
+    assert document.get("S", "K", reader=IniReader.UBT) is None  # '.K' is another key for UnrealBuildTool
+
+
+@pytest.mark.parametrize(
+    ("head", "unit", "tail", "written"),
+    [
+        pytest.param(b"[S]\nK=1\n[T]\n", b"X=a|" * 16, b"\n", b"[S]\nK=2\n[T]\n", id="edit-before-a-long-line"),
+        pytest.param(b"[S]\n", b"[S]\n", b"", None, id="a-million-headers"),
+        pytest.param(b"[S]\nX=", b"a\\\n", b"b\n\n[T]\n", None, id="continued-lines"),
+        pytest.param(b"[S]\n", b".K=v\n!K=\n", b"", None, id="emptied-key"),
+    ],
+)
+def test_a_megabyte_file_is_edited_without_a_full_reading(
+    head: bytes, unit: bytes, tail: bytes, written: bytes | None
+) -> None:
+    data = head + unit * (MIB // len(unit)) + tail
+    document = parse_ini(data, "DefaultEngine.ini")
+    result = with_value(document, "S", "K", "2")
+    assert not document._readings
+    if written is not None:
+        assert result.startswith(written)
+        assert result[len(written) :] == data[len(head) :]
+    after = parse_ini(result, "DefaultEngine.ini")
+    assert after.get("S", "K") == after.get("S", "K", reader=IniReader.UBT) == "2"
+    assert len(result) == len(data) + (0 if written else len(b"K=2\n"))  # one value edited, or one line added
+
+
+def test_struct_keys_that_change_over_many_values_are_refused_with_their_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(unreal_ini, "_STRUCT_WORK", 10_000)
+    data = (
+        b"[S]\n"
+        + b"".join(b".K=Id=%d\n" % i for i in range(2000))
+        + b"".join(b"@K=N%d\n.K=N%d=1\n" % (i, i) for i in range(100))
+    )
+    document = parse_ini(data, "DefaultEngine.ini")
+    with pytest.raises(IniError, match=r"^DefaultEngine\.ini: line \d+: the '@' struct keys of K in \[S\]"):
+        effective_value((document,), "S", "K")
+
+
+@pytest.mark.parametrize(
+    ("unit", "section", "engine", "ubt", "edited"),
+    [
+        pytest.param(b"[S]\nK=1\n[T]\nK=2\n", "S", ("1", -1, 2), ("1", -1, 2), b"[S]\nK=9\n[T]\nK=2\n", id="switches"),
+        pytest.param(
+            b"[S]\nK=1\n[T]\nK=2\n", "T", ("2", -1, 4), ("2", -1, 4), b"[S]\nK=1\n[T]\nK=9\n", id="switches-to-t"
+        ),
+        pytest.param(
+            b"[S]\nK=1\n[T]\nK=2\n[U]\nK=3\n",
+            "T",
+            ("2", -1, 4),
+            ("2", -1, 4),
+            b"[S]\nK=1\n[T]\nK=9\n[U]\nK=3\n",
+            id="three-sections",
+        ),
+        pytest.param(
+            b"[S]\r\nK=1\r\n[T]\r\nK=2\r\n",
+            "S",
+            ("1", -1, 2),
+            ("1", -1, 2),
+            b"[S]\r\nK=9\r\n[T]\r\nK=2\r\n",
+            id="crlf",
+        ),
+        pytest.param(
+            b"[S]\nK=1\n\n;c\n[T]\nK=2\n//x\n",
+            "T",
+            ("2", -1, 6),
+            ("2", -1, 6),
+            b"[S]\nK=1\n\n;c\n[T]\nK=9\n//x\n",
+            id="comments-between",
+        ),
+        pytest.param(
+            b"[S]\nK=1\n[T]\nX=1\n[S]\nK=2\n[T]\nX=2\n",
+            "S",
+            ("2", -1, 6),
+            ("2", -1, 6),
+            b"[S]\nK=1\n[T]\nX=1\n[S]\nK=9\n[T]\nX=2\n",
+            id="two-values",
+        ),
+        pytest.param(b"[S]\n!K=\n.K=v\n[T]\nK=2\n", "S", ("v", -1, 3), None, None, id="emptied"),
+        pytest.param(b"[S]\n+K=v\n[T]\n+K=w\n", "S", ("v", 0, 2), ("v", 0, 2), None, id="plus"),  # '+' adds once
+        pytest.param(b"[S]\n.K=v\n[T]\n.K=w\n", "S", ("v", -1, 2), None, None, id="dot"),  # '.K': another key
+    ],
+)
+def test_a_megabyte_of_sections_switching_every_few_lines_reads_the_key_in_a_few_runs(
+    unit: bytes,
+    section: str,
+    engine: tuple[str, int, int] | None,
+    ubt: tuple[str, int, int] | None,
+    edited: bytes | None,
+) -> None:
+    times = MIB // len(unit)
+    data = unit * times
+    lines = unit.count(b"\n")
+    document = parse_ini(data, "DefaultEngine.ini")
+    for reader, expected in ((IniReader.ENGINE, engine), (IniReader.UBT, ubt)):
+        want = None
+        if expected is not None:
+            value, index, line = expected
+            want = IniValue(value, "DefaultEngine.ini", (index % times) * lines + line)
+        assert document.value(section, "K", reader=reader) == want
+        assert len(document.key_runs(reader, section, "K")) <= 4  # the first, the repetitions, the last two
+    assert not document._readings
+    if edited is None:
+        with pytest.raises(IniError, match=r"K is also set by"):
+            with_value(document, section, "K", "9")
+    else:
+        assert with_value(document, section, "K", "9") == unit * (times - 1) + edited
