@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,12 @@ pytestmark = [needs_strace, pytest.mark.skipif(sys.platform == "win32", reason="
 DATA = Path(__file__).parents[1] / "data"
 UE503 = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
 UPDATE = [BUILDVER, "update-local", "--cl", "4321", "--branch", "++UE5+Main"]
+
+
+def default_ctrl_c() -> None:
+    """A shell starts background jobs (CI scripts run with ``&``) with SIGINT ignored, and every child inherits that,
+    buildver too (Python keeps an ignored SIGINT ignored): the injected Ctrl-C must reach it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def every_file(folder: Path) -> dict[str, bytes]:
@@ -73,6 +80,7 @@ def test_ctrl_c_at_each_creation_of_a_temporary_file_leaves_nothing_behind(tmp_p
             text=True,
             check=False,
             env={**os.environ, **NO_BYTECODE},
+            preexec_fn=default_ctrl_c,
         )
         assert result.returncode == 130, (name, ordinal, result.stderr)
         assert "no file is half written" in result.stderr
@@ -111,6 +119,7 @@ def test_ctrl_c_while_the_finished_write_tidies_up_leaves_nothing_behind(tmp_pat
             text=True,
             check=False,
             env={**os.environ, **NO_BYTECODE},
+            preexec_fn=default_ctrl_c,
         )
         assert result.returncode == 130, (ordinal, result.stderr)
         assert every_file(root) == after, ordinal

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -73,6 +74,10 @@ def environment(home: Path, extra: Mapping[str, str] | None = None) -> dict[str,
     return kept
 
 
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run(
     command: Sequence[str | bytes], cwd: Path, env: Mapping[str, str], timeout: float = 120
 ) -> subprocess.CompletedProcess[bytes]:
@@ -86,6 +91,9 @@ def run(
             timeout=timeout,
             check=False,
             stdin=subprocess.DEVNULL,
+            # A background job (a CI script's `&`) starts with SIGINT ignored and its children inherit it: the
+            # Ctrl-C the kills inject must reach buildver as a user's would.
+            preexec_fn=_default_ctrl_c if os.name == "posix" else None,
         )
     except subprocess.TimeoutExpired as exc:
         stdout = exc.stdout if isinstance(exc.stdout, bytes) else b""
