@@ -179,9 +179,14 @@ class _Writer:
         lines = _LineCounter(text)
         last: _Head | None = None
         following: tuple[int, int] | None = None
-        scan = ini_scan.engine_headers if reader is IniReader.ENGINE else ini_scan.ubt_headers
+        engine = reader is IniReader.ENGINE
+        start = (ini_scan.engine_last_header if engine else ini_scan.ubt_last_header)(text, self.section)
+        if start is None:
+            return _Sections(None, None)
+        # the headers from the section's last one on: that one, then the first on a later line
+        scan = ini_scan.engine_headers if engine else ini_scan.ubt_headers
         changes = False
-        for header in scan(text):
+        for header in scan(text, start):
             if header.name.lower() == name:
                 last = _Head(lines.of(header.last), header.last, header.end)
                 following, changes = None, False
@@ -194,6 +199,8 @@ class _Writer:
                     if header.unit and lines.of(header.last) > last.line:
                         second = header.first + header.unit  # equal lines, each on a line of its own
                         following = (lines.of(second), second)
+            if following is not None:
+                break
         if changes:
             self._section_changes = True
         return _Sections(last, following)
@@ -397,9 +404,17 @@ class _Writer:
         addition = f"{prefix}[{self.section}]{newline}{self.key}={value}"
         if ends_with_break or not text:
             addition += newline
-        at = len(text) + len(prefix) + len(f"[{self.section}]{newline}")
+        header_at = len(text) + len(prefix)
+        at = header_at + len(f"[{self.section}]{newline}")
         result = self._splice(len(text), len(text), addition)
-        return result, _Expected(new_section=True, line=(at, at + len(f"{self.key}={value}")))
+        ubt_sync = (0, True)
+        if not text.rstrip(" \t\r\n").endswith("\\"):
+            # UnrealBuildTool joins a line to the one before only after a backslash (blank lines too, after one):
+            # without one the new header starts a line, and the reading of the written line starts there
+            ubt_sync = (header_at, True)
+        return result, _Expected(
+            new_section=True, line=(at, at + len(f"{self.key}={value}")), sync=((0, True), ubt_sync)
+        )
 
     def _splice(self, start: int, end: int, replacement: str) -> bytes:
         """The original bytes with the text between two offsets replaced: every other byte is kept as it was."""

@@ -1070,6 +1070,79 @@ def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
         position = run.end()
 
 
+class _LastHeaderPatterns:
+    """The patterns that pass over every line but one section's headers, and over each of its headers whose
+    section runs, in simple lines, up to another of its headers: a scan stops at its last header (and, for the
+    engine, at lines joined by braces), so that a file of many other sections costs no Python step a header."""
+
+    def __init__(self, section: str) -> None:
+        name = _name_pattern(section)
+        engine_header_s = rf"\[{name}\]{_TAIL}"
+        engine_line = rf'[^"\\{{/\[]*[\r\n|]|(?:[^"|\\{{\r\n/\[][^"|\\{{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        engine_line += rf"|(?!{engine_header_s}){_LL}[\r\n|]*+"
+        # a header's section is taken only when the name is written as a header further on (a search in C), so
+        # that the last header is not read to the end of the text once in vain
+        engine_later = rf"(?=(?s:.*?)[\r\n|]\[{name}\])"
+        self.engine_header_s = re.compile(engine_header_s)
+        self.candidate = re.compile(rf"\[{name}\]")
+        self.engine_skip = re.compile(
+            rf"(?:{engine_line}"
+            rf"|{engine_header_s}{engine_later}[\r\n|]*+(?:{engine_line})*+(?={engine_header_s}))*+"
+        )
+        ubt_header_s = rf"[ \t]*+\[{name}\][ \t]*+(?=[\r\n]|\Z)"
+        ubt_line = rf"[^\\\[]*[\r\n]|(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
+        ubt_line += rf"|(?!{ubt_header_s})(?:{_ULL}){_UBR}?"
+        ubt_later = rf"(?=(?s:.*?)[\r\n][ \t]*+\[{name}\])"
+        self.ubt_skip = re.compile(
+            rf"(?:{ubt_line}|{ubt_header_s}{ubt_later}{_UBR}?(?:{ubt_line})*+(?={ubt_header_s}))*+"
+        )
+
+
+@functools.lru_cache(maxsize=32)
+def _last_header_patterns(section: str) -> _LastHeaderPatterns:
+    return _LastHeaderPatterns(section)
+
+
+def engine_last_header(text: str, section: str) -> int | None:
+    """Where the engine's last header of ``section`` (a ``fast_name``) starts, or None without one. The text is
+    passed over by one pattern up to the section's last header; what stops it before is read in Python: a line
+    joined by braces, or a header whose section holds such a line before the section's next header."""
+    patterns = _last_header_patterns(section)
+    if patterns.candidate.search(text) is None and "{" not in text:
+        return None  # a header of the section is written so, or joined by braces
+    name = section.lower()
+    size = len(text)
+    last = None
+    position = 0
+    while True:
+        position = _reach(patterns.engine_skip, text, position)
+        if position >= size:
+            return last
+        header = patterns.engine_header_s.match(text, position)
+        if header is not None:
+            last = position
+            if text.find("{", position) < 0 and patterns.candidate.search(text, header.end()) is None:
+                return last  # a later header of the section would be written so, or joined by braces
+            position = engine_next(text, header.end())
+            continue
+        logical, _end, following = engine_line(text, position)
+        parsed = engine_parse(logical)
+        if parsed is not None and parsed.header is not None and parsed.header.lower() == name:
+            last = position
+        position = following
+
+
+def ubt_last_header(text: str, section: str) -> int | None:
+    """Where UnrealBuildTool's last header of ``section`` (a ``fast_name``) starts, or None without one: every
+    header of it is one physical line (a name of fast characters holds no backslash to join lines with), so the
+    pattern stops at the last one only."""
+    patterns = _last_header_patterns(section)
+    if patterns.candidate.search(text) is None:
+        return None
+    position = _reach(patterns.ubt_skip, text, 0)
+    return position if position < len(text) else None
+
+
 # A line around one place --------------------------------------------------------------------------------------------
 
 
