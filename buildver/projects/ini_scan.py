@@ -1078,7 +1078,7 @@ class _LastHeaderPatterns:
     def __init__(self, section: str) -> None:
         name = _name_pattern(section)
         engine_header_s = rf"\[{name}\]{_TAIL}"
-        engine_line = rf'[^"\\{{/\[]*[\r\n|]|(?:[^"|\\{{\r\n/\[][^"|\\{{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        engine_line = r'[^"\\{/\[]*[\r\n|]|(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
         engine_line += rf"|(?!{engine_header_s}){_LL}[\r\n|]*+"
         # a header's section is taken only when the name is written as a header further on (a search in C), so
         # that the last header is not read to the end of the text once in vain
