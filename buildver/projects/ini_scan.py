@@ -449,6 +449,8 @@ class Lines(NamedTuple):
     """Whether an ``@`` line is among them (the engine's struct keys)."""
     added: bool = False
     """Only ``+`` lines of the key (an array written out): ``pattern`` gives each one's value alone."""
+    plain: bool = False
+    """Only plain lines of the key (the engine: each replaces the last value)."""
 
 
 Run = Copies | Lines
@@ -480,7 +482,7 @@ class _Runs(list[Run]):
             if not self.structs:
                 if first == "!":
                     self.clear()
-                elif first == "" and isinstance(run, Copies) and self and _plain(self[-1]):
+                elif first == "" and self and _plain(self[-1]):
                     self.pop()  # the plain line after it replaces what it set (the last value)
         elif first in ("", "!"):
             self.clear()
@@ -488,7 +490,7 @@ class _Runs(list[Run]):
 
 
 def _plain(run: Run) -> bool:
-    return isinstance(run, Copies) and run.action == ""
+    return run.action == "" if isinstance(run, Copies) else run.plain
 
 
 _FIRSTS = 32
@@ -527,6 +529,10 @@ class _Stops:
         self.counts.append(count)
         if len(self.starts) > _STOPS_BACK:
             del self.starts[0], self.marks[0], self.counts[0]
+
+    def full(self) -> bool:
+        """Whether the last ``_STOPS_BACK`` stops were kept, none of them the start of a stretch passed over."""
+        return len(self.starts) == _STOPS_BACK
 
     def clear(self) -> None:
         self.starts.clear()
@@ -671,6 +677,17 @@ class _EnginePatterns:
         )
         """Read from a chunk's start, each match is one of its lines: (prefix, key, value), the key empty for the
         other lines."""
+        # the section coming again and again with other sections between: its plain lines and its plain headers,
+        # and the other sections' simple lines (each stretch of them, with the section's header after it, one
+        # match without groups), so that each time the section comes costs a match, not a stop of the loop
+        s_head = rf"(?={header_s}){plain}{_END}[\r\n|]*+"
+        others = rf"(?!{header_s}){header}[\r\n|]*+(?:{any_line}|(?!{header_s}){line})*+{s_head}"
+        self.block_chunk = re.compile(rf"(?:{others}|{s_head}|(?!{header}){plain}{_END}[\r\n|]*+){{1,{_CHUNK}}}+")
+        self.block_lines = re.compile(
+            rf"(?:{others}|{s_head}|(?:{_SP}*+~?([+.\-!@*]?)({key_name}){_SP}*+={_SP}*+({value}){_SP}*+|{plain})"
+            rf"{_END}[\r\n|]*+)"
+        )
+        """As ``lines``, a match a line of the section or a stretch of other sections (the groups empty)."""
         added = rf"{_SP}*+~?\+{key_name}{_SP}*+={_SP}*+{{}}{_SP}*+{_END}[\r\n|]*+"
         self.added_chunk = re.compile(rf"(?:{added.format(value)}){{2,{_CHUNK}}}+")
         self.added = re.compile(added.format(f"({value})"))
@@ -681,6 +698,8 @@ class _EnginePatterns:
         self.struct_line = re.compile(rf"{_SP}*+~?@{key_name}{_SP}*+=")
         self.remove = re.compile(rf"-{key_name}{_SP}*+=")
         self.remove_line = re.compile(rf"{_SP}*+~?-{key_name}{_SP}*+=")
+        self.prefixed = re.compile(rf"[+.\-!@*]{key_name}")
+        """Where a line of the key with a prefix may be (a key line's prefix is right before its name)."""
 
 
 @functools.lru_cache(maxsize=128)
@@ -706,7 +725,7 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
         if inside:
             if patterns.key_start.match(text, position) is not None:
                 position = _pass_stretch(text, runs, stops, position, alone)
-                taken = _engine_key_lines(text, patterns, position, runs)
+                taken = _engine_key_lines(text, patterns, position, runs, blocks=stops.full())
                 if taken is not None:
                     position = taken
                     continue
@@ -746,8 +765,12 @@ def _engine_alone(text: str, patterns: _EnginePatterns, run: Run, start: int) ->
     return None if copies is None else _engine_copies(text, copies, start, 0, 1)
 
 
-def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs: _Runs) -> int | None:
-    """Take the key's simple lines at ``position`` as a run; where they end, or None for a line joined by braces."""
+def _engine_key_lines(
+    text: str, patterns: _EnginePatterns, position: int, runs: _Runs, *, blocks: bool = False
+) -> int | None:
+    """Take the key's simple lines at ``position`` as a run; where they end, or None for a line joined by braces.
+    With ``blocks`` (the last stops were no stretch that comes again), lines that end at another section's header
+    are read on through the other sections to the section's next header and beyond (``block_chunk``)."""
     copies = patterns.copies.match(text, position)
     if copies is not None:
         unit = copies.end("unit") - position
@@ -763,6 +786,19 @@ def _engine_key_lines(text: str, patterns: _EnginePatterns, position: int, runs:
     chunk = patterns.bulk.match(text, position, min(len(text), position + _CHUNK_CHARACTERS))
     if chunk is None or (copies is not None and chunk.end() <= copies.end()):
         chunk = patterns.chunk.match(text, position)
+    reached = max(chunk.end() if chunk is not None else 0, copies.end() if copies is not None else 0)
+    if blocks and text.startswith("[", reached):  # another section's header, maybe
+        block = patterns.block_chunk.match(text, position)
+        if block is not None and block.end() > reached:
+            start, end = position, block.end()
+            removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n|") >= 0
+            struct = _first_line(text, patterns.struct, patterns.struct_line, start, end, "\r\n|") >= 0
+            if struct:  # maybe in another section's lines: the section's own lines say
+                lines = patterns.block_lines.findall(text, start, end)
+                struct = any(action == "@" and key for action, key, _value in lines)
+            plain = patterns.prefixed.search(text, start, end) is None  # then the first line is plain too
+            runs.add(Lines(start, end, patterns.block_lines, removes, struct, plain=plain), "" if plain else "?")
+            return end
     if chunk is not None and (copies is None or chunk.end() > copies.end()):
         start, end = position, chunk.end()
         clear = _last_marked(text, "!", patterns.clear_line, start, end)
@@ -856,6 +892,17 @@ class _UbtPatterns:
         )
         """Read from a chunk's start, each match is one of its lines: (prefix, key, value, '!', key) for a line
         ``!Key`` without ``=``; the keys empty for the other lines."""
+        # as the engine's ``block_chunk`` and ``block_lines``: every '[' line leaves the section
+        s_head = rf"{header_s}(?:{_UBR}|\Z)"
+        others = rf"(?!{header_s}){header}{line}(?:{any_line}|(?!{header_s}){line})*+{s_head}"
+        self.block_chunk = re.compile(
+            rf"(?:{others}|{s_head}|(?!{header}){plain}(?=[\r\n]|\Z)(?:{_UBR}|\Z)){{1,{_CHUNK}}}+"
+        )
+        self.block_lines = re.compile(
+            rf"(?:{others}|{s_head}|(?:[ \t]*+([+\-!]?)[ \t]*+({key_name})[ \t]*+=[ \t]*+({value})[ \t]*+"
+            rf"|[ \t]*+(!)[^\S\r\n]*+({key_name})[^\S\r\n]*+|{plain})(?=[\r\n]|\Z){_UBR}?)"
+        )
+        self.last_bracket = re.compile(r"(?s:.*)[\r\n](?P<mark>)[ \t]*+\[")
         reset = rf"(?:[ \t]*+!?[ \t]*+{key_name}[ \t]*+=|{clear_all})"
         self.reset_line = re.compile(reset)
         # a line that sets the key anew, after a line break: looked for forwards (the search runs on to the first
@@ -904,6 +951,26 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
             chunk = patterns.bulk.match(text, position, min(size, position + _CHUNK_CHARACTERS))
             if chunk is None or chunk.end() <= copies.end():
                 chunk = patterns.chunk.match(text, position)
+            reached = max(chunk.end() if chunk is not None else 0, copies.end())
+            if (
+                stops.full()
+                and patterns.key_start.match(text, reached) is None
+                and text.startswith(("[", " ", "\t"), reached)
+            ):
+                block = patterns.block_chunk.match(text, position)  # on through other sections (the engine's)
+                if block is not None and block.end() > reached and text.find("\\", position, block.end()) < 0:
+                    end = block.end()
+                    start = _ubt_block_reset(text, patterns, position, end)
+                    first = "?"
+                    if start >= 0:  # the lines before it change nothing
+                        found = patterns.block_lines.match(text, start)
+                        assert found is not None
+                        first = "!" if found.group(4) else found.group(1)
+                    start = max(start, position)
+                    removes = _first_line(text, patterns.remove, patterns.remove_line, start, end, "\r\n") >= 0
+                    runs.add(Lines(start, end, patterns.block_lines, removes), first)
+                    position = end
+                    continue
         if chunk is not None and chunk.end() > copies.end():
             start, end = position, chunk.end()
             reset = _ubt_last_reset(text, patterns, start, end)
@@ -942,6 +1009,18 @@ def _ubt_alone(text: str, patterns: _UbtPatterns, run: Run, start: int, *, key_n
         return None
     copies = patterns.copies.match(text, start)
     return None if copies is None else _ubt_copies(text, copies, start, key_name)
+
+
+def _ubt_block_reset(text: str, patterns: _UbtPatterns, start: int, end: int) -> int:
+    """Where the last line of the section that sets the key anew starts in a chunk of lines of the section and of
+    other sections between its headers (``block_chunk``, no backslash in it: each physical line is a line), or -1:
+    each line that would, from the end, is the section's when the last ``[`` line before it is its header."""
+    while (reset := _ubt_last_reset(text, patterns, start, end)) >= 0:
+        bracket = patterns.last_bracket.match(text, start, reset)
+        if bracket is None or patterns.header_s.match(text, bracket.start("mark")) is not None:
+            return reset
+        end = bracket.start("mark")
+    return -1
 
 
 def _ubt_last_reset(text: str, patterns: _UbtPatterns, start: int, end: int) -> int:

@@ -716,8 +716,17 @@ class _EngineMerge:
             return
         actions, keys, values = zip(*lines, strict=True)
         actions, values = tuple(compress(actions, keys)), tuple(compress(values, keys))
-        if set(actions) == {"+"}:
+        kinds = set(actions)
+        if kinds == {"+"}:
             self.tail_added(values, base)
+            return
+        if kinds == {""}:  # each replaces the value the one before set: only the last one's is left
+            if self.last is not None:
+                self._drop_one(self.last[0])
+            else:
+                self.size = 1
+            self.live[values[-1]] = self.live.get(values[-1], 0) + 1
+            self.last = (values[-1], base | (len(values) - 1))
             return
         live, size, last = self.live, self.size, self.last
         for place, (action, value) in enumerate(zip(actions, values, strict=True)):

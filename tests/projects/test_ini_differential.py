@@ -69,6 +69,30 @@ PERIODIC = st.builds(
 )
 """Files of a stretch of lines repeated (sections that change every few lines, the key in each): the scanner reads
 the repetitions of a stretch from one of the key's lines to the next in one step."""
+RECURRING_HEADERS = ["[S]", "[S]", "[S]", "[s]", "[T]", "[T]", "[U]", "[S{n}]", "[S] ", "[S]//c", "[S]|X={n}", "[S",
+                     " [S]", "[S]{}", "[T]\\", "[T]|[S]"]  # fmt: skip
+RECURRING_LINES = ["K={n}", "K={n}", "k=V{n}", "+K=v{n}", ".K=v{n}", "-K=v{n}", "!K=", "!K", "@K=N{n}", "X={n}",
+                   "K=a{n}|X=1", "K = {n} ", "~K={n}", "*K={n}", *SWITCHES, *WHOLE_LINES]  # fmt: skip
+RECURRING = st.builds(
+    lambda blocks, separator, end: (
+        separator.join(
+            line.replace("{n}", str(number))
+            for number, (header, lines) in enumerate(blocks)
+            for line in [header, *lines]
+        )
+        + end
+    ),
+    st.lists(
+        st.tuples(st.sampled_from(RECURRING_HEADERS), st.lists(st.sampled_from(RECURRING_LINES), max_size=3)),
+        min_size=4,
+        max_size=20,
+    ),
+    st.sampled_from(["\n", "\r\n", "\r", "|"]),
+    st.sampled_from(["", "\n"]),
+)
+"""Files where sections come again and again, each time with other lines (numbered: no stretch repeats), and many
+sections of other names: the scanner reads on through other sections to the section's next header, and finds the
+section's last header without stopping at the others."""
 SCANNED = (["S", "s", "T", "K", "Key", "K.x"], ["K", "k", "Key", "S", "T", "K.x", "v"])
 """The names asked when the patterns scan (each pair compiles its patterns once)."""
 
@@ -179,6 +203,12 @@ def test_a_file_of_a_stretch_repeated_scanned_reads_as_before(text: str, codec: 
     _compare([text.encode(codec)], scan=True)
 
 
+@settings(max_examples=300)
+@given(RECURRING, st.sampled_from(["utf-8", "utf-16"]))
+def test_a_file_of_a_section_coming_again_with_other_lines_scanned_reads_as_before(text: str, codec: str) -> None:
+    _compare([text.encode(codec)], scan=True)
+
+
 @settings(max_examples=100)
 @given(st.lists(TEXT, min_size=2, max_size=3))
 def test_a_random_hierarchy_reads_as_before_for_every_key(texts: list[str]) -> None:
@@ -216,6 +246,14 @@ def test_a_write_gives_the_bytes_or_the_refusal_it_gave_before(
 @settings(max_examples=150)
 @given(PERIODIC, st.lists(st.tuples(*(st.sampled_from(choices) for choices in WRITES)), min_size=1, max_size=3))
 def test_a_write_to_a_file_of_a_stretch_repeated_gives_what_it_gave_before(
+    text: str, writes: list[tuple[str, str, str]]
+) -> None:
+    _compare_writes(text.encode(), writes)
+
+
+@settings(max_examples=150)
+@given(RECURRING, st.lists(st.tuples(*(st.sampled_from(choices) for choices in WRITES)), min_size=1, max_size=3))
+def test_a_write_to_a_file_of_a_section_coming_again_gives_what_it_gave_before(
     text: str, writes: list[tuple[str, str, str]]
 ) -> None:
     _compare_writes(text.encode(), writes)
