@@ -73,22 +73,37 @@ RECURRING_HEADERS = ["[S]", "[S]", "[S]", "[s]", "[T]", "[T]", "[U]", "[S{n}]", 
                      " [S]", "[S]{}", "[T]\\", "[T]|[S]"]  # fmt: skip
 RECURRING_LINES = ["K={n}", "K={n}", "k=V{n}", "+K=v{n}", ".K=v{n}", "-K=v{n}", "!K=", "!K", "@K=N{n}", "X={n}",
                    "K=a{n}|X=1", "K = {n} ", "~K={n}", "*K={n}", *SWITCHES, *WHOLE_LINES]  # fmt: skip
-RECURRING = st.builds(
-    lambda blocks, separator, end: (
-        separator.join(
-            line.replace("{n}", str(number))
-            for number, (header, lines) in enumerate(blocks)
-            for line in [header, *lines]
-        )
-        + end
+
+
+def _recurring(headers: list[str], lines: list[str], separators: list[str]) -> st.SearchStrategy[str]:
+    blocks = st.lists(
+        st.tuples(st.sampled_from(headers), st.lists(st.sampled_from(lines), max_size=3)), min_size=4, max_size=24
+    )
+    return st.builds(
+        lambda blocks, separator, end: (
+            separator.join(
+                line.replace("{n}", str(number))
+                for number, (header, body) in enumerate(blocks)
+                for line in [header, *body]
+            )
+            + end
+        ),
+        blocks,
+        st.sampled_from(separators),
+        st.sampled_from(["", "\n"]),
+    )
+
+
+RECURRING = st.one_of(
+    _recurring(RECURRING_HEADERS, RECURRING_LINES, ["\n", "\r\n", "\r", "|"]),
+    _recurring(
+        ["[S]", "[S]", "[S]", "[S]"]
+        + [header for header in RECURRING_HEADERS if "\\" not in header and "{" not in header],
+        ["K={n}", "K={n}", "K={n}"]
+        + [line for line in RECURRING_LINES[:14] if "|" not in line]
+        + ["", "[x", "[S]x", " [T]"],
+        ["\n", "\r\n", "\r"],
     ),
-    st.lists(
-        st.tuples(st.sampled_from(RECURRING_HEADERS), st.lists(st.sampled_from(RECURRING_LINES), max_size=3)),
-        min_size=4,
-        max_size=20,
-    ),
-    st.sampled_from(["\n", "\r\n", "\r", "|"]),
-    st.sampled_from(["", "\n"]),
 )
 """Files where sections come again and again, each time with other lines (numbered: no stretch repeats), and many
 sections of other names: the scanner reads on through other sections to the section's next header, and finds the
