@@ -563,6 +563,7 @@ def _pass_stretch(
         firsts = runs.firsts[-adds:]
         if runs.engine:
             undone = not runs.structs and ("!" in firsts or all(action == "" for action in firsts))
+            undone = undone or (not runs.structs and _moves_to_end(text, runs, adds))
         else:
             undone = "" in firsts or "!" in firsts
         if undone:
@@ -572,6 +573,35 @@ def _pass_stretch(
                 return first + (count - 1) * (position - first)
     stops.push(position, runs.added)
     return position
+
+
+def _moves_to_end(text: str, runs: _Runs, adds: int) -> bool:
+    """Whether the engine's last ``adds`` runs (a stretch's lines of the key) are pairs ``-Key=x``, ``.Key=x``: each
+    moves its value to the end of the array (the last equal one taken out, a new one appended), so after one
+    stretch the array ends with its values in the order of their last moves, and another stretch takes out those
+    and appends them again in the same order: every repetition leaves the array as the first did, but for the
+    refs of its own lines."""
+    firsts = runs.firsts[-adds:]
+    if "!" in firsts or "" in firsts:  # such a run may have let go of the runs before it
+        return False
+    lines: list[tuple[str, str]] = []
+    for run in runs[-adds:]:
+        if isinstance(run, Copies):
+            lines.extend([(run.action, run.value)] * run.times)
+        elif run.added:
+            return False
+        else:
+            lines.extend((action, value) for action, key, value in run.pattern.findall(text, run.start, run.end) if key)
+        if len(lines) > 2 * _FIRSTS:
+            return False
+    removed, appended = lines[0::2], lines[1::2]
+    values = [value for _action, value in removed]
+    return (
+        bool(lines)
+        and len(removed) == len(appended)
+        and all(action == "-" for action, _value in removed)
+        and appended == [(".", value) for value in values]
+    )
 
 
 _PERIOD = 4096

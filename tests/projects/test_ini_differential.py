@@ -69,6 +69,18 @@ PERIODIC = st.builds(
 )
 """Files of a stretch of lines repeated (sections that change every few lines, the key in each): the scanner reads
 the repetitions of a stretch from one of the key's lines to the next in one step."""
+MOVES = [["-K=v", ".K=v"], ["-K=w", ".K=w"], ["-K=v", ".K=V"], ["-K=v", "+K=v"], ["-K=v", ".K=v", "-K=v", ".K=v"],
+         [".K=v", "-K=v"], ["-K=v", "X=1", ".K=v"], ["-K=v"], [".K=w"], ["[T]"], ["[S]"], ["X=1"], ["K=1"], ["!K="],
+         ["@K=Name"], ["-K=w", ".K=v"], ["+K=w"], [".K=v", ".K=v"], ["+K=v", ".K=v"], ["*K=v", ".K=v"]]  # fmt: skip
+PERIODIC_MOVES = st.builds(
+    lambda head, unit, times, separator: separator.join(head + [line for lines in unit for line in lines] * times),
+    st.lists(st.sampled_from(WHOLE_LINES), max_size=3),
+    st.lists(st.sampled_from(MOVES), min_size=1, max_size=4),
+    st.integers(2, 9),
+    st.sampled_from(["\n", "\r\n", "|"]),
+)
+"""Files of a stretch repeated whose lines of the key move values to the end of the engine's array (``-Key=x``
+then ``.Key=x``), among others that do not: the scanner passes over the repetitions of the first kind."""
 RECURRING_HEADERS = ["[S]", "[S]", "[S]", "[s]", "[T]", "[T]", "[U]", "[S{n}]", "[S] ", "[S]//c", "[S]|X={n}", "[S",
                      " [S]", "[S]{}", "[T]\\", "[T]|[S]"]  # fmt: skip
 RECURRING_LINES = ["K={n}", "K={n}", "k=V{n}", "+K=v{n}", ".K=v{n}", "-K=v{n}", "!K=", "!K", "@K=N{n}", "X={n}",
@@ -216,6 +228,12 @@ def test_a_file_of_repeated_lines_scanned_reads_as_before(text: str, codec: str)
 @given(PERIODIC, st.sampled_from(["utf-8", "utf-16"]))
 def test_a_file_of_a_stretch_repeated_scanned_reads_as_before(text: str, codec: str) -> None:
     _compare([text.encode(codec)], scan=True)
+
+
+@settings(max_examples=300)
+@given(PERIODIC_MOVES)
+def test_a_file_of_a_stretch_of_moved_values_repeated_scanned_reads_as_before(text: str) -> None:
+    _compare([text.encode()], scan=True)
 
 
 @settings(max_examples=300)
