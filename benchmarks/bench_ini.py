@@ -10,8 +10,11 @@ the peak of the parent that started the child, so that growth below the parent's
 - ``all``: the rest of the reading API, which no command calls: every value of the key (``lookup``, one
   ``IniValue`` a value: a key of millions of values returns millions of them) and the section names, both readers.
 
-The first fourteen shapes are the issue's; the last four are made to cost a Python step every few bytes (section
-switches with the key in each section, sections of one line, a line of ``{}`` pairs, a struct key per value).
+The first fourteen shapes are the issue's; the next four are made to cost a Python step every few bytes (section
+switches with the key in each section, sections of one line, a line of ``{}`` pairs, a struct key per value); the
+last four are files where nothing repeats, or the repeated lines neither stand alone nor set the key anew (a
+million distinct sections, a key added to one of them or a new section added; the section coming again with
+another value each time; ``-K=v`` then ``.K=v`` in each of its occurrences).
 
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
@@ -57,7 +60,15 @@ SHAPES = {
     "bodies": lambda n: _fill(b"", b"[S]\nx=1\n", n),
     "brace-pairs": lambda n: _fill(b"[S]\nK=", b"{}", n, b"\n"),
     "struct-names": lambda n: b"[S]\n" + b"".join(b"@K=N%d\n.K=N%d=1\n" % (i, i) for i in range(n // 20)),
+    # what nothing repeats in: a million distinct sections (a key added to one, `S7`, and a new section added),
+    # the section coming again with another value each time, and a stretch that moves a value to the end
+    "distinct": lambda n: b"".join(b"[S%d]\nx=1\n" % i for i in range(n // 12)),
+    "distinct-new": lambda n: b"".join(b"[S%d]\nx=1\n" % i for i in range(n // 12)),
+    "recurring": lambda n: b"".join(b"[S]\nK=%d\n[T]\nK=%d\n" % (i, i) for i in range(n // 20)),
+    "moves": lambda n: _fill(b"", b"[S]\n-K=v\n.K=v\n[T]\nX=1\n", n),
 }
+ASKED = {"store-version": (SECTION, "StoreVersion"), "distinct": ("S7", "K")}
+"""The section and key asked of a shape, when not ``S`` and ``K``."""
 
 CHILD = r"""
 import json, resource, sys, time
@@ -139,7 +150,7 @@ def main() -> None:
     print("|---|---|---|" + "---|" * len(pythons))
     with tempfile.TemporaryDirectory() as scratch:
         for shape in options.shapes:
-            section, key = (SECTION, "StoreVersion") if shape == "store-version" else ("S", "K")
+            section, key = ASKED.get(shape, ("S", "K"))
             for size in options.sizes:
                 path = Path(scratch) / f"{shape}-{size}.ini"
                 path.write_bytes(SHAPES[shape](size * MIB))

@@ -8,9 +8,11 @@ patterns, for three jobs:
 - the lines of one key in one section (``engine_key_runs``, ``ubt_key_runs``): the other lines are skipped in bulk
   by one pattern, and the key's own lines come as runs (identical lines as one run with a count, plain lines in
   chunks read by ``findall``, a stretch of lines that comes again and again as one run of its line of the key:
-  ``_skip_repeats``), so that a file of millions of the key's lines costs a few Python steps;
-- what a writer needs: the headers (``engine_headers``, ``ubt_headers``) and the line that holds or runs across one
-  place (``engine_line_across``, ``ubt_line_across``).
+  ``_skip_repeats``; the section coming again and again with other sections between, in chunks read on through
+  the other sections: ``block_chunk``), so that a file of millions of the key's lines costs a few Python steps;
+- what a writer needs: the headers (``engine_headers``, ``ubt_headers``), where one section's last header is
+  (``engine_last_header``, ``ubt_last_header``: the other sections' headers passed over in C) and the line that
+  holds or runs across one place (``engine_line_across``, ``ubt_line_across``).
 
 Two limits of Python's ``re`` shape every pattern here. A loop over a group is possessive (``*+``) and captures
 nothing inside it: greedy and lazy loops over groups keep one backtracking entry per turn (1.4 GB for 4 million
@@ -1181,30 +1183,40 @@ def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
 
 class _LastHeaderPatterns:
     """The patterns that pass over every line but one section's headers, and over each of its headers whose
-    section runs, in simple lines, up to another of its headers: a scan stops at its last header (and, for the
-    engine, at lines joined by braces), so that a file of many other sections costs no Python step a header."""
+    section runs, in simple lines, up to another of its headers (at most ``_BLOCKS`` of them at a time): a scan
+    stops at its last header (and, for the engine, at lines joined by braces), so that a file of many other
+    sections costs no Python step a header."""
 
     def __init__(self, section: str) -> None:
         name = _name_pattern(section)
+        # a header's section is taken only when the name is written as a header further on, so that the last
+        # header is not read to the end of the text once in vain: runs of characters, not a step a character
+        later = rf"(?=(?:[^\[]++|\[(?!{name}\]))*+\[{name}\])"
+        self.candidate = re.compile(rf"\[{name}\]")
         engine_header_s = rf"\[{name}\]{_TAIL}"
         engine_line = r'[^"\\{/\[]*[\r\n|]|(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
         engine_line += rf"|(?!{engine_header_s}){_LL}[\r\n|]*+"
-        # a header's section is taken only when the name is written as a header further on (a search in C), so
-        # that the last header is not read to the end of the text once in vain
-        engine_later = rf"(?=(?s:.*?)[\r\n|]\[{name}\])"
-        self.engine_header_s = re.compile(engine_header_s)
-        self.candidate = re.compile(rf"\[{name}\]")
-        self.engine_skip = re.compile(
-            rf"(?:{engine_line}"
-            rf"|{engine_header_s}{engine_later}[\r\n|]*+(?:{engine_line})*+(?={engine_header_s}))*+"
+        engine_block = (
+            rf"(?:\[{name}\][\r\n|]++(?=\[{name}\][\r\n|]))++"  # the section's headers one after the other
+            rf"|{engine_header_s}{later}[\r\n|]*+(?:{engine_line})*+(?={engine_header_s})"
         )
+        self.engine_header_s = re.compile(engine_header_s)
+        self.engine_skip = re.compile(rf"(?:(?:{engine_line})*+(?:{engine_block})){{0,{_BLOCKS}}}+(?:{engine_line})*+")
         ubt_header_s = rf"[ \t]*+\[{name}\][ \t]*+(?=[\r\n]|\Z)"
         ubt_line = rf"[^\\\[]*[\r\n]|(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
         ubt_line += rf"|(?!{ubt_header_s})(?:{_ULL}){_UBR}?"
-        ubt_later = rf"(?=(?s:.*?)[\r\n][ \t]*+\[{name}\])"
-        self.ubt_skip = re.compile(
-            rf"(?:{ubt_line}|{ubt_header_s}{ubt_later}{_UBR}?(?:{ubt_line})*+(?={ubt_header_s}))*+"
+        ubt_block = (
+            rf"(?:\[{name}\]{_UBR}(?=\[{name}\][\r\n]))++"
+            rf"|{ubt_header_s}{later}{_UBR}?(?:{ubt_line})*+(?={ubt_header_s})"
         )
+        self.ubt_header_s = re.compile(ubt_header_s)
+        self.ubt_skip = re.compile(rf"(?:(?:{ubt_line})*+(?:{ubt_block})){{0,{_BLOCKS}}}+(?:{ubt_line})*+")
+
+
+_BLOCKS = 64
+"""How many of a section's headers a last-header scan passes before it stops: a stretch that comes again and
+again from one stop to a later one is then passed over whole (``_pass_repeats``), as a file of one short section
+repeated would cost a pass of the pattern a repetition."""
 
 
 @functools.lru_cache(maxsize=32)
@@ -1215,22 +1227,29 @@ def _last_header_patterns(section: str) -> _LastHeaderPatterns:
 def engine_last_header(text: str, section: str) -> int | None:
     """Where the engine's last header of ``section`` (a ``fast_name``) starts, or None without one. The text is
     passed over by one pattern up to the section's last header; what stops it before is read in Python: a line
-    joined by braces, or a header whose section holds such a line before the section's next header."""
+    joined by braces, a header whose section holds such a line before the section's next header, and every
+    ``_BLOCKS``-th header of the section."""
     patterns = _last_header_patterns(section)
-    if patterns.candidate.search(text) is None and "{" not in text:
+    last_brace = text.rfind("{")
+    if patterns.candidate.search(text) is None and last_brace < 0:
         return None  # a header of the section is written so, or joined by braces
     name = section.lower()
     size = len(text)
     last = None
     position = 0
+    stops = _Stops()
     while True:
         position = _reach(patterns.engine_skip, text, position)
         if position >= size:
             return last
+        resumed = _pass_repeats(text, stops, position)
+        if resumed != position:
+            position = resumed
+            continue
         header = patterns.engine_header_s.match(text, position)
         if header is not None:
             last = position
-            if text.find("{", position) < 0 and patterns.candidate.search(text, header.end()) is None:
+            if position > last_brace and patterns.candidate.search(text, header.end()) is None:
                 return last  # a later header of the section would be written so, or joined by braces
             position = engine_next(text, header.end())
             continue
@@ -1244,12 +1263,29 @@ def engine_last_header(text: str, section: str) -> int | None:
 def ubt_last_header(text: str, section: str) -> int | None:
     """Where UnrealBuildTool's last header of ``section`` (a ``fast_name``) starts, or None without one: every
     header of it is one physical line (a name of fast characters holds no backslash to join lines with), so the
-    pattern stops at the last one only."""
+    pattern stops at its headers only."""
     patterns = _last_header_patterns(section)
     if patterns.candidate.search(text) is None:
         return None
-    position = _reach(patterns.ubt_skip, text, 0)
-    return position if position < len(text) else None
+    size = len(text)
+    last = None
+    position = 0
+    stops = _Stops()
+    while True:
+        position = _reach(patterns.ubt_skip, text, position)
+        if position >= size:
+            return last
+        resumed = _pass_repeats(text, stops, position)
+        if resumed != position:
+            position = resumed
+            continue
+        header = patterns.ubt_header_s.match(text, position)
+        assert header is not None  # every other line is passed over
+        last = position
+        if patterns.candidate.search(text, header.end()) is None:
+            return last
+        following = _patterns().ubt_break.match(text, header.end())
+        position = following.end() if following is not None else size
 
 
 # A line around one place --------------------------------------------------------------------------------------------

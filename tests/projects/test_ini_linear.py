@@ -188,3 +188,49 @@ def test_a_megabyte_of_sections_switching_every_few_lines_reads_the_key_in_a_few
             with_value(document, section, "K", "9")
     else:
         assert with_value(document, section, "K", "9") == unit * (times - 1) + edited
+
+
+def test_a_megabyte_of_a_section_coming_again_with_another_value_each_time_reads_its_last() -> None:
+    times = MIB // 24
+    data = b"".join(b"[S]\nK=%d\n[T]\nK=%d\n" % (i, -i) for i in range(times))
+    document = parse_ini(data, "DefaultEngine.ini")
+    for reader in IniReader:
+        assert document.value("S", "K", reader=reader) == IniValue(str(times - 1), "DefaultEngine.ini", 4 * times - 2)
+        assert len(document.key_runs(reader, "S", "K")) <= 8  # chunks through the other sections, the last kept
+    assert not document._readings
+    last = b"[S]\nK=%d\n[T]\nK=%d\n" % (times - 1, 1 - times)
+    assert with_value(document, "S", "K", "x") == data[: -len(last)] + b"[S]\nK=x\n[T]\nK=%d\n" % (1 - times)
+
+
+def test_a_megabyte_of_values_moved_to_the_end_again_and_again_reads_as_one_move() -> None:
+    unit = b"[S]\n-K=v\n.K=v\n[T]\nX=1\n"
+    times = MIB // len(unit)
+    document = parse_ini(unit * times, "DefaultEngine.ini")
+    assert document.value("S", "K") == IniValue("v", "DefaultEngine.ini", 5 * times - 2)
+    assert lookup((document,), "S", "K") == (IniValue("v", "DefaultEngine.ini", 5 * times - 2),)
+    assert document.value("S", "K", reader=IniReader.UBT) is None  # '.K' is another key; '-K' removes nothing
+    assert len(document.key_runs(IniReader.ENGINE, "S", "K")) <= 4  # the first, the last two
+    assert not document._readings
+    with pytest.raises(IniError, match=r"K is also set by"):
+        with_value(document, "S", "K", "9")
+
+
+@pytest.mark.parametrize(
+    ("section", "written"),
+    [
+        pytest.param("S7", b"[S7]\nx=1\nK=2\n[S8]\n", id="to-one-of-them"),
+        pytest.param("S", None, id="a-new-section"),
+    ],
+)
+def test_a_key_is_added_to_a_megabyte_of_distinct_sections_without_a_full_reading(
+    section: str, written: bytes | None
+) -> None:
+    data = b"".join(b"[S%d]\nx=1\n" % i for i in range(MIB // 12))
+    document = parse_ini(data, "DefaultEngine.ini")
+    result = with_value(document, section, "K", "2")
+    assert not document._readings
+    if written is None:
+        assert result == data + b"\n[S]\nK=2\n"
+    else:
+        at = data.index(b"[S7]")
+        assert result == data[:at] + written + data[at + len(b"[S7]\nx=1\n[S8]\n") :]
