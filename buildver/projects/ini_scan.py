@@ -712,8 +712,9 @@ class _EnginePatterns:
         # the section coming again and again with other sections between: its plain lines and its plain headers,
         # and the other sections' simple lines (each stretch of them, with the section's header after it, one
         # match without groups), so that each time the section comes costs a match, not a stop of the loop
-        s_head = rf"(?={header_s}){plain}{_END}[\r\n|]*+"
-        others = rf"(?!{header_s}){header}[\r\n|]*+(?:{any_line}|(?!{header_s}){line})*+{s_head}"
+        s_head = rf"\[{name}\](?:[\r\n|]++|\Z)|(?={header_s}){plain}{_END}[\r\n|]*+"  # the plain form first
+        other_header = rf"(?!{header_s})(?:\[[^\"|\\{{\r\n/\]]*+\](?=[\r\n|]|\Z)|{header})"
+        others = rf"{other_header}[\r\n|]*+(?:{any_line}|(?!{header_s}){line})*+(?:{s_head})"
         self.block_chunk = re.compile(rf"(?:{others}|{s_head}|(?!{header}){plain}{_END}[\r\n|]*+){{1,{_CHUNK}}}+")
         self.block_lines = re.compile(
             rf"(?:{others}|{s_head}|(?:{_SP}*+~?([+.\-!@*]?)({key_name}){_SP}*+={_SP}*+({value}){_SP}*+|{plain})"
@@ -926,7 +927,8 @@ class _UbtPatterns:
         ``!Key`` without ``=``; the keys empty for the other lines."""
         # as the engine's ``block_chunk`` and ``block_lines``: every '[' line leaves the section
         s_head = rf"{header_s}(?:{_UBR}|\Z)"
-        others = rf"(?!{header_s}){header}{line}(?:{any_line}|(?!{header_s}){line})*+{s_head}"
+        other_header = rf"(?!{header_s})(?:\[[^\r\n\\]*+(?:{_UBR}|\Z)|{header}{line})"  # without a backslash first
+        others = rf"{other_header}(?:{any_line}|(?!{header_s}){line})*+{s_head}"
         self.block_chunk = re.compile(
             rf"(?:{others}|{s_head}|(?!{header}){plain}(?=[\r\n]|\Z)(?:{_UBR}|\Z)){{1,{_CHUNK}}}+"
         )
@@ -1195,20 +1197,16 @@ class _LastHeaderPatterns:
         self.candidate = re.compile(rf"\[{name}\]")
         engine_header_s = rf"\[{name}\]{_TAIL}"
         engine_line = r'[^"\\{/\[]*[\r\n|]|(?:[^"|\\{\r\n/\[][^"|\\{\r\n/]*+(?:[\r\n|]++|\Z))++'
+        engine_line += rf'|(?!{engine_header_s})\[[^"|\\{{\r\n/]*+(?:[\r\n|]++|\Z)'  # a plain '[' line, at once
         engine_line += rf"|(?!{engine_header_s}){_LL}[\r\n|]*+"
-        engine_block = (
-            rf"(?:\[{name}\][\r\n|]++(?=\[{name}\][\r\n|]))++"  # the section's headers one after the other
-            rf"|{engine_header_s}{later}[\r\n|]*+(?:{engine_line})*+(?={engine_header_s})"
-        )
+        engine_block = rf"{engine_header_s}{later}[\r\n|]*+(?:{engine_line})*+(?={engine_header_s})"
         self.engine_header_s = re.compile(engine_header_s)
         self.engine_skip = re.compile(rf"(?:(?:{engine_line})*+(?:{engine_block})){{0,{_BLOCKS}}}+(?:{engine_line})*+")
         ubt_header_s = rf"[ \t]*+\[{name}\][ \t]*+(?=[\r\n]|\Z)"
         ubt_line = rf"[^\\\[]*[\r\n]|(?:[^\r\n\\ \t\[][^\r\n\\]*+(?:{_UBR}|\Z))++"
+        ubt_line += rf"|(?!{ubt_header_s})\[[^\r\n\\]*+(?:{_UBR}|\Z)"  # a '[' line without a backslash, at once
         ubt_line += rf"|(?!{ubt_header_s})(?:{_ULL}){_UBR}?"
-        ubt_block = (
-            rf"(?:\[{name}\]{_UBR}(?=\[{name}\][\r\n]))++"
-            rf"|{ubt_header_s}{later}{_UBR}?(?:{ubt_line})*+(?={ubt_header_s})"
-        )
+        ubt_block = rf"{ubt_header_s}{later}{_UBR}?(?:{ubt_line})*+(?={ubt_header_s})"
         self.ubt_header_s = re.compile(ubt_header_s)
         self.ubt_skip = re.compile(rf"(?:(?:{ubt_line})*+(?:{ubt_block})){{0,{_BLOCKS}}}+(?:{ubt_line})*+")
 
