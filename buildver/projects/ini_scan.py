@@ -1228,6 +1228,8 @@ def engine_last_header(text: str, section: str) -> int | None:
     joined by braces, a header whose section holds such a line before the section's next header, and every
     ``_BLOCKS``-th header of the section."""
     patterns = _last_header_patterns(section)
+    if text.startswith("[") and text.find("[", 1) < 0 and patterns.engine_header_s.match(text) is not None:
+        return 0  # the only '[' of the text, in a header of the section (a file of one section)
     last_brace = text.rfind("{")
     if patterns.candidate.search(text) is None and last_brace < 0:
         return None  # a header of the section is written so, or joined by braces
@@ -1263,6 +1265,8 @@ def ubt_last_header(text: str, section: str) -> int | None:
     header of it is one physical line (a name of fast characters holds no backslash to join lines with), so the
     pattern stops at its headers only."""
     patterns = _last_header_patterns(section)
+    if text.startswith("[") and text.find("[", 1) < 0 and patterns.ubt_header_s.match(text) is not None:
+        return 0  # the only '[' of the text, in a header of the section (a file of one section)
     if patterns.candidate.search(text) is None:
         return None
     size = len(text)
