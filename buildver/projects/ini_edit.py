@@ -180,13 +180,13 @@ class _Writer:
         last: _Head | None = None
         following: tuple[int, int] | None = None
         engine = reader is IniReader.ENGINE
-        start = (ini_scan.engine_last_header if engine else ini_scan.ubt_last_header)(text, self.section)
-        if start is None:
+        last_start = (ini_scan.engine_last_header if engine else ini_scan.ubt_last_header)(text, self.section)
+        if last_start is None:
             return _Sections(None, None)
         # the headers from the section's last one on: that one, then the first on a later line
         scan = ini_scan.engine_headers if engine else ini_scan.ubt_headers
         changes = False
-        for header in scan(text, start):
+        for header in scan(text, last_start):
             if header.name.lower() == name:
                 last = _Head(lines.of(header.last), header.last, header.end)
                 following, changes = None, False
