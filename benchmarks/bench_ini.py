@@ -12,9 +12,10 @@ the peak of the parent that started the child, so that growth below the parent's
 
 The first fourteen shapes are the issue's; the next four are made to cost a Python step every few bytes (section
 switches with the key in each section, sections of one line, a line of ``{}`` pairs, a struct key per value); the
-last four are files where nothing repeats, or the repeated lines neither stand alone nor set the key anew (a
+next four are files where nothing repeats, or the repeated lines neither stand alone nor set the key anew (a
 million distinct sections, a key added to one of them or a new section added; the section coming again with
-another value each time; ``-K=v`` then ``.K=v`` in each of its occurrences).
+another value each time; ``-K=v`` then ``.K=v`` in each of its occurrences); the last, ``absent``, asks a section
+without the key among sections with it every few lines.
 
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
@@ -66,8 +67,10 @@ SHAPES = {
     "distinct-new": lambda n: b"".join(b"[S%d]\nx=1\n" % i for i in range(n // 12)),
     "recurring": lambda n: b"".join(b"[S]\nK=%d\n[T]\nK=%d\n" % (i, i) for i in range(n // 20)),
     "moves": lambda n: _fill(b"", b"[S]\n-K=v\n.K=v\n[T]\nX=1\n", n),
+    # a section without the key among sections with it every few lines (`T` asked)
+    "absent": lambda n: _fill(b"", b"[S]\nK=1\n[T]\nX=1\n", n),
 }
-ASKED = {"store-version": (SECTION, "StoreVersion"), "distinct": ("S7", "K")}
+ASKED = {"store-version": (SECTION, "StoreVersion"), "distinct": ("S7", "K"), "absent": ("T", "K")}
 """The section and key asked of a shape, when not ``S`` and ``K``."""
 
 CHILD = r"""

@@ -657,6 +657,40 @@ _CHUNK_CHARACTERS = 1 << 16
 """The characters of plain lines read by one ``findall`` when they are taken in bulk."""
 
 
+_SECTION_BLOCKS = 64
+"""How many times a key's scanning loop enters the section before it stops (at the section's header), so that a
+stretch that comes again and again without the key's lines is passed over whole (``_pass_sections``), as a file of
+short sections repeated would cost a pass of the skipping pattern a character."""
+
+
+def _at_most_blocks(lines: str, blocks: str) -> str:
+    """A skipping loop over ``lines`` and ``blocks`` (alternatives of which never two match at one place: a
+    ``blocks`` one starts at a header of the section, no ``lines`` one does) that stops after ``_SECTION_BLOCKS``
+    of ``blocks``: the same loop as ``(?:lines|blocks)*+`` but for where it stops. Each block starts a turn, so
+    that a text without one is passed once (a turn of lines that no block ends would be given back and taken
+    again)."""
+    return rf"(?:(?:{lines})*+(?:(?:{blocks})(?:{lines})*+){{0,{_SECTION_BLOCKS}}}+)"
+
+
+def _pass_sections(text: str, stops: _Stops, position: int, added: int) -> int:
+    """Where a key's scanning loop reads on from, at a stop at the section's header at ``position``, after
+    ``added`` runs. When the text from one of the stops before, with no run added since, to this one comes again
+    and again from here on, every repetition but the last is passed over: each holds none of the key's lines in the
+    section, as the first (each reader decides a line and a header from the line's characters up to its line break
+    and the one after it, and the section from the headers before it), and the loop is in the section or out of it
+    after each as after the first."""
+    for first, before in stops.again(text, position):
+        if before != added:
+            continue
+        period = position - first
+        count = _repeats(text, first, period)
+        if count >= 3:
+            stops.clear()
+            return first + (count - 1) * period
+    stops.push(position, added)
+    return position
+
+
 class _EnginePatterns:
     """The patterns that find one key's lines in one section, as the engine reads them."""
 
@@ -685,11 +719,15 @@ class _EnginePatterns:
             rf"(?=(?!{header_s}){header}|\Z)"
         )
         self.skip_in = re.compile(
-            rf"(?:{others}|{own_headers}|(?!{header})(?!{key_start}){line}|{header_s}[\r\n|]*+|{out_blocks})*+"
+            _at_most_blocks(
+                rf"{others}|(?!{header})(?!{key_start}){line}|{out_blocks}", rf"{own_headers}|{header_s}[\r\n|]*+"
+            )
         )
         self.skip_out = re.compile(
-            rf"(?:{any_line}|(?!{header_s}){plain_header}|(?!{header}){line}|(?!{header_s}){header}[\r\n|]*+"
-            rf"|{in_blocks})*+"
+            _at_most_blocks(
+                rf"{any_line}|(?!{header_s}){plain_header}|(?!{header}){line}|(?!{header_s}){header}[\r\n|]*+",
+                in_blocks,
+            )
         )
         self.header = re.compile(header)
         self.header_s = re.compile(header_s)
@@ -751,10 +789,21 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
     position = 0
     stops = _Stops()
     """The last stops at the key's lines inside the section, with how many runs were added before each."""
+    sections = _Stops()
+    """The last stops at the section's headers, with how many runs were added before each."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
             return runs
+        header = patterns.header_s.match(text, position)
+        if header is not None:
+            resumed = _pass_sections(text, sections, position, runs.added)
+            if resumed != position:
+                position = resumed
+                continue
+            inside = True
+            position = header.end()
+            continue
         if inside:
             if patterns.key_start.match(text, position) is not None:
                 position = _pass_stretch(text, runs, stops, position, alone)
@@ -768,12 +817,6 @@ def engine_key_runs(text: str, section: str, key: str) -> list[Run]:
                     inside = False
                     position = header.end()
                     continue
-        else:
-            header = patterns.header_s.match(text, position)
-            if header is not None:
-                inside = True
-                position = header.end()
-                continue
         logical, end, following = engine_line(text, position)  # a line joined by braces
         parsed = engine_parse(logical)
         if parsed is not None:
@@ -909,9 +952,13 @@ class _UbtPatterns:
             rf"(?:{header_s}{_UBR}?(?:{others}|(?!{header})(?!{key_start}){line})*+)++(?=(?!{header_s}){header}|\Z)"
         )
         self.skip_in = re.compile(
-            rf"(?:{others}|{own_headers}|(?!{header})(?!{key_start}){line}|{header_s}{_UBR}?|{out_blocks})*+"
+            _at_most_blocks(
+                rf"{others}|(?!{header})(?!{key_start}){line}|{out_blocks}", rf"{own_headers}|{header_s}{_UBR}?"
+            )
         )
-        self.skip_out = re.compile(rf"(?:{any_line}|(?!{header}){line}|(?!{header_s}){header}{line}|{in_blocks})*+")
+        self.skip_out = re.compile(
+            _at_most_blocks(rf"{any_line}|(?!{header}){line}|(?!{header_s}){header}{line}", in_blocks)
+        )
         self.header_s = re.compile(header_s)
         self.key_start = re.compile(key_start)
         self.copies = re.compile(rf"(?P<unit>(?={key_start})(?P<line>{_ULL})(?:{_UBR}|\Z))(?:(?P=unit))*+")
@@ -963,11 +1010,17 @@ def ubt_key_runs(text: str, section: str, key: str) -> list[Run]:
     position = 0
     stops = _Stops()
     """The last stops at the key's lines inside the section, with how many runs were added before each."""
+    sections = _Stops()
+    """The last stops at the section's headers, with how many runs were added before each."""
     while True:
         position = _reach(patterns.skip_in if inside else patterns.skip_out, text, position)
         if position >= size:
             return runs
-        if not inside:
+        if not inside or patterns.header_s.match(text, position) is not None:
+            resumed = _pass_sections(text, sections, position, runs.added)
+            if resumed != position:
+                position = resumed
+                continue
             position = _reach(patterns.header_s, text, position)  # the loop stops at the section's header only
             inside = True
             continue

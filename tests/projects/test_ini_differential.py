@@ -135,6 +135,22 @@ def reading(*, scan: bool) -> Iterator[None]:
         new.SCAN_FROM = before
 
 
+@contextmanager
+def entering_once() -> Iterator[None]:
+    """Scan with the key's skipping loops stopping at every entry into the section (``_SECTION_BLOCKS`` 1, not 64),
+    so that small files have their repeated stretches without the key's lines passed over."""
+    before = ini_scan._SECTION_BLOCKS
+    ini_scan._SECTION_BLOCKS = 1
+    ini_scan._engine_patterns.cache_clear()
+    ini_scan._ubt_patterns.cache_clear()
+    try:
+        yield
+    finally:
+        ini_scan._SECTION_BLOCKS = before
+        ini_scan._engine_patterns.cache_clear()
+        ini_scan._ubt_patterns.cache_clear()
+
+
 def _asked(texts: list[bytes]) -> tuple[list[str], list[str]]:
     sections, keys = set(NAMES), set(NAMES)
     for text in texts:
@@ -231,6 +247,13 @@ def test_a_file_of_a_stretch_repeated_scanned_reads_as_before(text: str, codec: 
 
 
 @settings(max_examples=300)
+@given(PERIODIC, st.sampled_from(["utf-8", "utf-16"]))
+def test_a_file_of_a_stretch_repeated_scanned_stopping_at_each_entry_reads_as_before(text: str, codec: str) -> None:
+    with entering_once():
+        _compare([text.encode(codec)], scan=True)
+
+
+@settings(max_examples=300)
 @given(PERIODIC_MOVES)
 def test_a_file_of_a_stretch_of_moved_values_repeated_scanned_reads_as_before(text: str) -> None:
     _compare([text.encode()], scan=True)
@@ -282,6 +305,15 @@ def test_a_write_to_a_file_of_a_stretch_repeated_gives_what_it_gave_before(
     text: str, writes: list[tuple[str, str, str]]
 ) -> None:
     _compare_writes(text.encode(), writes)
+
+
+@settings(max_examples=150)
+@given(PERIODIC, st.lists(st.tuples(*(st.sampled_from(choices) for choices in WRITES)), min_size=1, max_size=3))
+def test_a_write_to_a_file_of_a_stretch_repeated_stopping_at_each_entry_gives_what_it_gave_before(
+    text: str, writes: list[tuple[str, str, str]]
+) -> None:
+    with entering_once():
+        _compare_writes(text.encode(), writes)
 
 
 @settings(max_examples=150)

@@ -234,3 +234,26 @@ def test_a_key_is_added_to_a_megabyte_of_distinct_sections_without_a_full_readin
     else:
         at = data.index(b"[S7]")
         assert result == data[:at] + written + data[at + len(b"[S7]\nx=1\n[S8]\n") :]
+
+
+@pytest.mark.parametrize(
+    ("tail", "value"),
+    [pytest.param(b"", None, id="never-set"), pytest.param(b"[T]\nY=1\nK=7\n", "7", id="set-at-the-end")],
+)
+def test_a_megabyte_of_a_section_without_the_key_among_sections_with_it_reads_what_its_lines_say(
+    tail: bytes, value: str | None
+) -> None:
+    unit = b"[S]\nK=1\n[T]\nX=1\n"
+    times = MIB // len(unit)
+    data = unit * times + tail
+    document = parse_ini(data, "DefaultEngine.ini")
+    want = None if value is None else IniValue(value, "DefaultEngine.ini", 4 * times + 3)
+    for reader in IniReader:
+        assert document.value("T", "K", reader=reader) == want
+        assert document.value("S", "K", reader=reader) == IniValue("1", "DefaultEngine.ini", 4 * times - 2)
+    assert not document._readings
+    written = with_value(document, "T", "K", "2")
+    if value is None:
+        assert written == data + b"K=2\n"  # after the last line of the last [T]
+    else:
+        assert written == unit * times + b"[T]\nY=1\nK=2\n"
