@@ -9,7 +9,9 @@ patterns, for three jobs:
   by one pattern, and the key's own lines come as runs (identical lines as one run with a count, plain lines in
   chunks read by ``findall``, a stretch of lines that comes again and again as one run of its line of the key:
   ``_skip_repeats``; the section coming again and again with other sections between, in chunks read on through
-  the other sections: ``block_chunk``), so that a file of millions of the key's lines costs a few Python steps;
+  the other sections: ``block_chunk``; a stretch without the key's lines that comes again, from one stop at the
+  section's header to another, passed over: ``_pass_sections``), so that a file of millions of the key's lines
+  costs a few Python steps;
 - what a writer needs: the headers (``engine_headers``, ``ubt_headers``), where one section's last header is
   (``engine_last_header``, ``ubt_last_header``: the other sections' headers passed over in C) and the line that
   holds or runs across one place (``engine_line_across``, ``ubt_line_across``).
