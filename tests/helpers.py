@@ -10,6 +10,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -219,6 +220,13 @@ def real_samples(per_format: int = 1) -> list[tuple[str, bytes]]:
 # these runs, so that the calls counted in a first run are the same in the second.
 
 NO_BYTECODE = {"PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def default_ctrl_c() -> None:
+    """A ``preexec_fn``: a shell starts background jobs (CI scripts run with ``&``) with SIGINT ignored, every child
+    inherits that, buildver too (Python keeps an ignored SIGINT ignored); give the child the default, as a
+    terminal's Ctrl-C finds it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _strace_reason() -> str | None:

@@ -784,13 +784,14 @@ class _SharedHeaders:
     engine versions; ``assets scan`` shares results by it). A commit of thousands of packages holds a few dozen
     distinct headers. Without the core, or for a file the core hands back, the Python reader reads the file."""
 
-    def __init__(self, limit: int = 4096) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         from buildver.packages.scanning import native_core
+        from buildver.packages.verdicts import SHARED_RESULTS_LIMIT
 
         self.core = native_core()
         self.known: dict[int, PackageSummary] = {}
-        self.limit = limit
-        """Summaries kept at most: memory stays flat over any number of distinct headers."""
+        self.limit = SHARED_RESULTS_LIMIT if limit is None else limit
+        """Summaries kept at most, as for the shared verdicts: memory stays flat over any number of headers."""
 
     def summary(self, file: Path) -> PackageSummary:
         from buildver.packages.reader import read_package_summary

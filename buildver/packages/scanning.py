@@ -30,7 +30,15 @@ from buildver.packages.object_versions import (
     KNOWN_MIN_LEGACY_FILE_VERSION,
 )
 from buildver.packages.reader import read_package_summary
-from buildver.packages.verdicts import ScanResult, ScanStatus, classify, classify_shared, scan_file, unreadable
+from buildver.packages.verdicts import (
+    SHARED_RESULTS_LIMIT,
+    ScanResult,
+    ScanStatus,
+    classify,
+    classify_shared,
+    scan_file,
+    unreadable,
+)
 from buildver.reading import file_kind
 
 if TYPE_CHECKING:
@@ -284,7 +292,7 @@ def _read(
         return unreadable(path, exc)  # its reason names the file: never shared
     if key is not None and key >= 0:
         shared = classify("", summary, engine, warn_empty, tables)
-        if len(memo) >= _MEMO_LIMIT:
+        if len(memo) >= SHARED_RESULTS_LIMIT:
             memo.clear()
         memo[key] = shared
         return shared
@@ -292,9 +300,6 @@ def _read(
     return classify_shared(summary, engine, warn_empty, tables)
 
 
-_MEMO_LIMIT = 4096
-"""Shared results kept per engine and warning setting in this process: bounded, so that memory stays flat over any
-number of distinct headers."""
 _MEMOS: dict[tuple[EngineVersion, bool, VersionTables | None], dict[int, ScanResult]] = {}
 """By the core's number for a header."""
 

@@ -274,7 +274,8 @@ def _release_of(root: Path) -> tuple[int, int] | None:
 
 
 def _install_ini_braces(release: tuple[int, int] | None, platform: str) -> tuple[bool, str]:
-    """Whether the release of the engine at ``root`` writes its Install.ini key in braces, and a note saying why."""
+    """Whether ``release`` (the engine being registered; None when unknown) writes its Install.ini key in braces on
+    ``platform``, and a note saying why."""
     if platform == "darwin":
         return True, ""
     if release is None:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-from helpers import BUILDVER
+from helpers import BUILDVER, default_ctrl_c
 
 from buildver.changes import JOURNAL_NAME
 
@@ -41,7 +40,7 @@ def run_script(
         timeout=60,
         env={**os.environ, **(env or {})},
         # A shell starts background jobs with SIGINT ignored, and a child inherits that: give buildver the default.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_ctrl_c,
     )
 
 

@@ -20,6 +20,7 @@ import pytest
 from helpers import (
     BUILDVER,
     GIT_IDENTITY,
+    default_ctrl_c,
     git,
     needs_strace,
     run_with_failed_syscall,
@@ -336,7 +337,7 @@ def test_ctrl_c_while_waiting_for_the_lock_exits_130_and_writes_nothing(tmp_path
             text=True,
             # A shell starts background jobs (CI scripts run with &) with SIGINT ignored, and a child inherits that:
             # give buildver the default, as a terminal's Ctrl-C finds it.
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            preexec_fn=default_ctrl_c,
         )
         wait_until_it_holds_open(process, root / "Build")
         assert process.poll() is None, process.communicate()

@@ -12,25 +12,18 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from helpers import BUILDVER, NO_BYTECODE, needs_strace, run_with_failed_syscall
+from helpers import BUILDVER, NO_BYTECODE, default_ctrl_c, needs_strace, run_with_failed_syscall
 
 pytestmark = [needs_strace, pytest.mark.skipif(sys.platform == "win32", reason="strace")]
 
 DATA = Path(__file__).parents[1] / "data"
 UE503 = (DATA / "build_version" / "ue5.0.3.version").read_bytes()
 UPDATE = [BUILDVER, "update-local", "--cl", "4321", "--branch", "++UE5+Main"]
-
-
-def default_ctrl_c() -> None:
-    """A shell starts background jobs (CI scripts run with ``&``) with SIGINT ignored, and every child inherits that,
-    buildver too (Python keeps an ignored SIGINT ignored): the injected Ctrl-C must reach it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def every_file(folder: Path) -> dict[str, bytes]:
