@@ -135,6 +135,12 @@ class _Writer:
     def _key_line(self, reader: IniReader) -> tuple[_KeyLine | None, bool]:
         """The key's last line in the section, and whether an ``@`` struct key line of it is there."""
         document, section_name, key_name = self.document, self.section.lower(), self.key.lower()
+        core = unreal_ini.ini_core()
+        if core is not None and ini_scan.fast_name(self.section, self.key):
+            last, structs = core.key_line(self.text, self.section, self.key, reader is IniReader.UBT)
+            if last is None:
+                return None, structs
+            return self._found_line(*last), structs
         if self.small:
             lines = [
                 entry
@@ -149,13 +155,14 @@ class _Writer:
         if not runs:
             return None, False
         structs = any(run.action == "@" if isinstance(run, ini_scan.Copies) else run.struct for run in runs)
-        action, value, start, end = _last_of(runs[-1], self.text, reader)
+        return self._found_line(*_last_of(runs[-1], self.text, reader)), structs
+
+    def _found_line(self, action: str, value: str, start: int, end: int) -> _KeyLine:
+        """A line of the key found by a scan: its prefix and value, where its logical line starts and ends."""
         text = self.text
         line = line_number(text, start)
         last = line_number(text, max(start, end - 1), start, line)
-        return _KeyLine(
-            IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start)
-        ), structs
+        return _KeyLine(IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start))
 
     def _sections(self, reader: IniReader) -> _Sections:
         """The section's last header in the reader's reading, and the first header on a line after it."""

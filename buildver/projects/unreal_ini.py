@@ -75,11 +75,13 @@ from __future__ import annotations
 import enum
 import gc
 import heapq
+import os
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
+from types import ModuleType
 
 from buildver.errors import BuildverError
 from buildver.projects.ini_scan import (
@@ -477,10 +479,49 @@ _Item = tuple[int, Run]
 """A run, with the index of its document in the hierarchy."""
 
 
+_CORE: list[ModuleType | None] = []
+
+
+def ini_core() -> ModuleType | None:
+    """The compiled core (``buildver.projects._ini_native``) when this install has one and ``BUILDVER_PURE_PYTHON``
+    does not turn it off; else None, and the Python readers read every file, with the same results."""
+    if not _CORE:
+        core: ModuleType | None = None
+        if os.environ.get("BUILDVER_PURE_PYTHON", "") in ("", "0"):
+            try:
+                from buildver.projects import _ini_native as core
+            except ImportError:
+                core = None
+        _CORE.append(core)
+    return _CORE[0]
+
+
 def _values(
     documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
 ) -> list[IniValue]:
-    """The merged values (all of them, or only the one a single read gives), each with its file and line."""
+    """The merged values (all of them, or only the one a single read gives), each with its file and line: from the
+    compiled core when there is one and it takes the name, else from :func:`_python_values`."""
+    core = ini_core()
+    if core is not None and fast_name(section, key):
+        found = core.key_values(
+            [document.text for document in documents], section, key, reader is IniReader.UBT, everything
+        )
+        if found is not None:  # None: '@' struct keys, merged in Python
+            return _lines_found(found, documents)
+    return _python_values(documents, section, key, reader, everything=everything)
+
+
+def _lines_found(found: list[tuple[str, int, int]], documents: tuple[IniDocument, ...]) -> list[IniValue]:
+    """The core's values (value, document, offset of its line) with their files and line numbers."""
+    counters = [_Lines(document.text) for document in documents]
+    lines = {place: counters[place[0]].of(place[1]) for place in sorted({(doc, offset) for _v, doc, offset in found})}
+    return [IniValue(value, documents[doc].path, lines[doc, offset]) for value, doc, offset in found]
+
+
+def _python_values(
+    documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
+) -> list[IniValue]:
+    """The merged values as the Python readers find them (the scanner's runs, merged here)."""
     paused = gc.isenabled()
     gc.disable()  # a key of a million distinct values makes a million small objects: the passes would cost more
     try:
