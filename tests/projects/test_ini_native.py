@@ -1,0 +1,506 @@
+"""The config readers' compiled core (``buildver.projects._ini_native``) gives exactly what the Python readers give.
+
+For every asked section and key whose names the core takes (``ini_scan.fast_name``), with both of Unreal's readers:
+
+- ``key_values`` (the key's merged values over a hierarchy, all of them or the one a single read gives) against
+  ``unreal_ini._python_values``: the same values, from the same file and physical line, in the same order; the core
+  gives None exactly when an ``@`` struct key line of the key is in the section (the engine's reader only);
+- ``key_line`` (the key's last line in the section and whether an ``@`` line of it is there) against the Python
+  full reading: the same prefix and value, the same logical line start, the same last physical line.
+
+The files are the random and structured ones of ``test_ini_differential`` (every piece of line syntax, repeated
+lines, repeated stretches, sections coming again), hierarchies of them, the real files of ``tests/data/ini``, and a
+hand-written table with a few cases for each rule of ``unreal_ini``'s table. The whole module is skipped where no
+compiler built the core.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_ini_differential import (
+    NAMES,
+    PERIODIC,
+    PERIODIC_MOVES,
+    PLAIN,
+    RECURRING,
+    STRUCTURED,
+    TEXT,
+    WHOLE_LINES,
+)
+
+from buildver.projects import ini_scan, unreal_ini
+from buildver.projects.unreal_ini import IniAction, IniDocument, IniReader, line_number, parse_ini
+
+native = pytest.importorskip("buildver.projects._ini_native")
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "ini"
+READERS = [IniReader.ENGINE, IniReader.UBT]
+ASKED = sorted({*NAMES, "Name", "X", "Y", "v", "a", "Key.Sub", "_", "K~", "K!", "S/T", "a:b", "İ", "S ", "K=", "[S]"})
+"""Names asked of every file, besides the ones its lines hold (only the ``fast_name`` ones go to the core)."""
+CODECS = st.sampled_from(["utf-8", "utf-8-sig", "utf-16-le", "utf-16-be"])
+BREAKS = st.sampled_from(["\n", "\r\n", "\r"])
+
+Found = list[tuple[str, int, int]]
+"""Values as (value, index of the file in the hierarchy, 1-based physical line)."""
+
+
+class KeyLine(NamedTuple):
+    """The key's last line in a section, as ``key_line`` gives it, with its physical lines."""
+
+    action: str
+    value: str
+    start: int
+    line: int
+    last_line: int
+
+
+# The two sides --------------------------------------------------------------------------------------------------
+
+
+def _documents(data: list[bytes]) -> tuple[IniDocument, ...]:
+    return tuple(parse_ini(one, str(index)) for index, one in enumerate(data))
+
+
+def _python_values(
+    documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
+) -> Found:
+    found = unreal_ini._python_values(documents, section, key, reader, everything=everything)
+    return [(value.value, int(value.path), value.line) for value in found]
+
+
+def _core_values(texts: list[str], section: str, key: str, reader: IniReader, *, everything: bool) -> Found | None:
+    found = native.key_values(texts, section, key, reader is IniReader.UBT, everything)
+    if found is None:
+        return None
+    return [(value, index, line_number(texts[index], offset)) for value, index, offset in found]
+
+
+def _struct_keys(document: IniDocument, section: str, key: str) -> bool:
+    """Whether an ``@`` struct key line of the key is in the section (the engine's reader)."""
+    return any(
+        entry.action is IniAction.STRUCT_KEY
+        and entry.section.lower() == section.lower()
+        and entry.key.lower() == key.lower()
+        for entry in document.entries(IniReader.ENGINE)
+    )
+
+
+@functools.cache
+def _key_lines(text: str, reader: IniReader) -> dict[tuple[str, str], list[tuple[str, str, int, int]]]:
+    """Each section's and key's lines (names lower-cased) as the reader takes them: (prefix, value, logical line
+    start, end of its text). The same steps as ``unreal_ini``'s full readings, keeping the offsets."""
+    found: dict[tuple[str, str], list[tuple[str, str, int, int]]] = {}
+    section: str | None = None
+    if reader is IniReader.ENGINE:
+        for logical, start, end in ini_scan.engine_lines(text):
+            parsed = ini_scan.engine_parse(logical)
+            if parsed is None:
+                continue
+            if parsed.header is not None:
+                section = parsed.header
+            elif section is not None:
+                line = (parsed.action, parsed.value, start, end)
+                found.setdefault((section.lower(), parsed.key.lower()), []).append(line)
+    else:
+        for raw, start, end in ini_scan.ubt_lines(text):
+            taken = ini_scan.ubt_parse(raw)
+            if taken is None:
+                continue
+            if taken.resets:
+                section = taken.header
+            elif section is not None:
+                line = (taken.action, taken.value, start, end)
+                found.setdefault((section.lower(), taken.key.lower()), []).append(line)
+    return found
+
+
+def _last_line_of(text: str, start: int, end: int) -> int:
+    line = line_number(text, start)
+    return line_number(text, max(start, end - 1), start, line)
+
+
+def _python_key_line(document: IniDocument, section: str, key: str, reader: IniReader) -> tuple[KeyLine | None, bool]:
+    text, name = document.text, (section.lower(), key.lower())
+    mine = _key_lines(text, reader).get(name, [])
+    structs = any(action == "@" for action, _value, _start, _end in mine)
+    if not mine:
+        return None, structs
+    action, value, start, end = mine[-1]
+    last = KeyLine(action, value, start, line_number(text, start), _last_line_of(text, start, end))
+    entry = [e for e in document.entries(reader) if (e.section.lower(), e.key.lower()) == name][-1]
+    assert (entry.action.value, entry.value, entry.line, entry.last_line) == last[:2] + last[3:]  # the same line
+    return last, structs
+
+
+def _core_key_line(text: str, section: str, key: str, reader: IniReader) -> tuple[KeyLine | None, bool]:
+    last, structs = native.key_line(text, section, key, reader is IniReader.UBT)
+    if last is None:
+        return None, structs
+    action, value, start, end = last
+    return KeyLine(action, value, start, line_number(text, start), _last_line_of(text, start, end)), structs
+
+
+# The comparisons ------------------------------------------------------------------------------------------------
+
+
+def _asked(documents: tuple[IniDocument, ...]) -> list[tuple[str, str]]:
+    """The names asked of a hierarchy, only those the core takes: every section with every key, of the fixed names
+    and of those its lines hold (each also in the other case); for a large file, each section its lines hold with
+    its own keys and the fixed ones, and the fixed sections with every key."""
+    held: set[tuple[str, str]] = set()
+    sections, keys = set(ASKED), set(ASKED)
+    for document in documents:
+        for reader in READERS:
+            sections.update(document.sections(reader))
+            for entry in document.entries(reader):
+                held.add((entry.section, entry.key))
+                sections.add(entry.section)
+                keys.add(entry.key)
+    pairs = {(section, key) for section in sections for key in keys}
+    if len(pairs) > 4000:
+        pairs = {*held, *((section, key) for section in sections for key in ASKED)}
+        pairs |= {(section, key) for section in ASKED for key in keys}
+    pairs |= {(section.swapcase(), key.swapcase()) for section, key in held}
+    return sorted(pair for pair in pairs if ini_scan.fast_name(*pair))
+
+
+def assert_same_values(documents: tuple[IniDocument, ...], section: str, key: str) -> None:
+    """The core's merged values are the Python readers', for both readers, all values and the single one."""
+    texts = [document.text for document in documents]
+    structs = any(_struct_keys(document, section, key) for document in documents)
+    for reader in READERS:
+        for everything in (True, False):
+            got = _core_values(texts, section, key, reader, everything=everything)
+            asked = (section, key, reader.value, everything)
+            if got is None:
+                assert reader is IniReader.ENGINE, asked
+                assert structs, asked  # None only for the '@' struct keys the Python merge reads
+                continue
+            assert not (structs and reader is IniReader.ENGINE), asked
+            assert got == _python_values(documents, section, key, reader, everything=everything), asked
+
+
+def assert_same_key_line(document: IniDocument, section: str, key: str) -> None:
+    """The core's last line of the key is the Python full reading's, for both readers."""
+    for reader in READERS:
+        got = _core_key_line(document.text, section, key, reader)
+        assert got == _python_key_line(document, section, key, reader), (section, key, reader.value)
+
+
+def compare(data: list[bytes]) -> None:
+    """Every asked name of a hierarchy, merged; and every file's last line of each."""
+    documents = _documents(data)
+    for section, key in _asked(documents):
+        assert_same_values(documents, section, key)
+        for document in documents:
+            assert_same_key_line(document, section, key)
+
+
+def _with_breaks(text: str, brk: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", brk)
+
+
+# The rules, a few cases each ------------------------------------------------------------------------------------
+
+
+class Case(NamedTuple):
+    data: bytes
+    section: str
+    key: str
+    engine: list[tuple[str, int]]
+    """The engine's values, each with its physical line."""
+    ubt: list[tuple[str, int]]
+
+
+def _case(text: str, engine: list[tuple[str, int]], ubt: list[tuple[str, int]], *, codec: str = "utf-8") -> Case:
+    return Case(text.encode(codec), "S", "K", engine, ubt)
+
+
+RULES = {
+    # encoding
+    "utf-8 with a byte-order mark": _case("[S]\nK=v\n", [("v", 2)], [("v", 2)], codec="utf-8-sig"),
+    "utf-16 little-endian": _case("\ufeff[S]\r\nK=v\u00e9\r\n", [("v\u00e9", 2)], [("v\u00e9", 2)], codec="utf-16-le"),
+    "utf-16 big-endian": _case(
+        "\ufeff[S]\nK=\U0001f600\n", [("\U0001f600", 2)], [("\U0001f600", 2)], codec="utf-16-be"
+    ),
+    "non-ascii around the key": _case("[S]\n\u00e9=1\nK=\u4e2d\n", [("\u4e2d", 3)], [("\u4e2d", 3)]),
+    # lines
+    "lines end at cr": _case("[S]\rK=1\r\rK=2\r", [("2", 4)], [("2", 4)]),
+    "lines end at crlf": _case("[S]\r\nK=1\r\n\r\nK=2", [("2", 4)], [("2", 4)]),
+    "lines end at lf after cr": _case("[S]\n\rK=1\r\n\nK=2\n", [("2", 5)], [("2", 5)]),
+    "blank lines skipped": _case("\n\n[S]\n\n  \nK=1\n\n", [("1", 6)], [("1", 6)]),
+    # continuation
+    "a backslash joins lines": _case("[S]\nK=a\\\nb\nX=1", [("a b", 2)], [("a\\b", 2)]),
+    "a backslash before crlf": _case("[S]\r\nK=a\\\r\nb\r\n", [("a b", 2)], [("a\\b", 2)]),
+    "a backslash then blanks": _case("[S]\nK=a\\  \nb\n", [("a\\", 2)], [("a\\  b", 2)]),
+    "a backslash joins a blank line": _case("[S]\nK=a\\\n\nK=2\n", [("a K=2", 2)], [("a\\K=2", 2)]),
+    "backslashes on many lines": _case("[S]\nK=a\\\nb\\\nc\n", [("a b c", 2)], [("a\\b\\c", 2)]),
+    "braces join lines": _case("[S]\nK={a\nb}\nX=1\n", [("a b", 2)], [("{a", 2)]),
+    "braces on one line dropped": _case("[S]\nK={a}{b}c\n", [("abc", 2)], [("{a}{b}c", 2)]),
+    "braces in quotes kept": _case('[S]\nK="{a"\n', [("{a", 2)], [("{a", 2)]),
+    "a brace never closed": _case("[S]\nK={a\nK=2\n", [("a K=2", 2)], [("2", 3)]),
+    # |
+    "a bar starts a line": _case("[S]\nK=a|K=b\n", [("b", 2)], [("a|K=b", 2)]),
+    "a bar in quotes": _case('[S]\nK="a|b"\n', [("a|b", 2)], [("a|b", 2)]),
+    "a bar then a header": _case("[T]\nX=1|[S]\nK=1\n", [("1", 3)], []),
+    "a bar then a prefix": _case("[S]\nK=a|+K=c\n", [("a", 2), ("c", 2)], [("a|+K=c", 2)]),
+    # comments
+    "a semicolon first": _case("[S]\n;K=1\nK=2\n;K=3\n", [("2", 3)], [("2", 3)]),
+    "a semicolon after blanks": _case("[S]\nK=2\n  ;K=3\n", [("2", 2)], [("2", 2)]),
+    "slashes end the line": _case("[S]\nK=a//b\n", [("a", 2)], [("a//b", 2)]),
+    "slashes first": _case("[S]\nK=1\n//K=2\n  //K=3\n", [("1", 2)], [("1", 2)]),
+    "slashes in quotes": _case('[S]\nK="a//b"c\n', [("a//b", 2)], [('"a//b"c', 2)]),
+    "slashes then a bar": _case("[S]\nK=a//|K=z\n", [("z", 2)], [("a//|K=z", 2)]),
+    # section header
+    "a header after blanks": _case("[T]\n [S]\nK=1\n", [], [("1", 3)]),
+    "a header with blanks after": _case("[S]  \nK=1\n", [("1", 2)], [("1", 2)]),
+    "the same section again": _case("[S]\nK=1\n[T]\nK=2\n[s]\n+K=3\n", [("1", 2), ("3", 6)], [("1", 2), ("3", 6)]),
+    "a bracket line without its end": _case("[S]\nK=1\n[S\nK=2\n", [("2", 4)], [("1", 2)]),
+    "a bracket line then the section": _case("[S\nK=1\n[S]\nK=2\n[x\nK=3", [("3", 6)], [("2", 4)]),
+    "an empty header": _case("[S]\nK=1\n[]\nK=2\n", [("1", 2)], [("1", 2)]),
+    "a header with text after": _case("[S]\nK=1\n[T]x\nK=2\n", [("2", 4)], [("1", 2)]),
+    "a header with a comment after": _case("[T]\nK=1\n[S]//c\nK=2\n", [("2", 4)], []),
+    # key=value
+    "the first equals": _case("[S]\nK=a=b\n", [("a=b", 2)], [("a=b", 2)]),
+    "blanks around the key and value": _case("[S]\n K = v \n", [("v", 2)], [("v", 2)]),
+    "a tilde before the key": _case("[S]\n~K=t\n", [("t", 2)], []),
+    "a vertical tab around the value": _case("[S]\nK=\x0bv\x0c\n", [("v", 2)], [("\x0bv\x0c", 2)]),
+    "no equals": _case("[S]\nK=1\nK\n", [("1", 2)], [("1", 2)]),
+    "an empty value": _case("[S]\nK=\n", [("", 2)], [("", 2)]),
+    # quoted value
+    "quotes dropped": _case('[S]\nK="q"\n', [("q", 2)], [("q", 2)]),
+    "escaped quote and backslash": _case('[S]\nK="a\\"b\\\\c"\n', [('a"b\\c', 2)], [('a\\"b\\\\c', 2)]),
+    "escaped line break and tab": _case('[S]\nK="a\\nb\\tc"\n', [("a\nb\tc", 2)], [("a\\nb\\tc", 2)]),
+    "octal escapes": _case('[S]\nK="\\101\\7\\0101"\n', [("A\x07\x081", 2)], [("\\101\\7\\0101", 2)]),
+    "hex escape of many digits": _case('[S]\nK="\\x0000000041z"\n', [("Az", 2)], [("\\x0000000041z", 2)]),
+    "hex escape past a character": _case('[S]\nK="\\x1F600"\n', [("\uf600", 2)], [("\\x1F600", 2)]),
+    "short u escape": _case('[S]\nK="\\u00e9\\u41"\n', [("\u00e9A", 2)], [("\\u00e9\\u41", 2)]),
+    "long u escape": _case('[S]\nK="\\U0001F600"\n', [("\U0001f600", 2)], [("\\U0001F600", 2)]),
+    "long u escape past the last character": _case('[S]\nK="\\U00110000x"\n', [("?x", 2)], [("\\U00110000x", 2)]),
+    "text after the closing quote": _case('[S]\nK= "x" y\n', [("x", 2)], [('"x" y', 2)]),
+    "a quote left open": _case('[S]\nK="a\nX=1\n', [("a", 2)], [('"a', 2)]),
+    "a lone quote": _case('[S]\nK="\n', [("", 2)], [('"', 2)]),
+    # prefixes
+    "plus adds unless there": _case(
+        "[S]\n+K=a\n+K=b\n+K=a\n+K=A\n", [("a", 2), ("b", 3), ("A", 5)], [("a", 2), ("b", 3), ("a", 4), ("A", 5)]
+    ),
+    "dot adds even a duplicate": _case("[S]\n.K=a\n.K=a\n", [("a", 2), ("a", 3)], []),
+    "minus removes the last equal": _case("[S]\n.K=a\n.K=b\n.K=a\n-K=a\n", [("a", 2), ("b", 3)], []),
+    "minus in any case for ubt": _case("[S]\n+K=a\n+K=b\n+K=a\n-K=A\n", [("a", 2), ("b", 3)], [("b", 3)]),
+    "bang empties": _case("[S]\n+K=a\n!K=\n+K=b\n", [("b", 4)], [("b", 4)]),
+    "bang without equals": _case("[S]\n+K=a\n!K\n+K=b\n", [("a", 2), ("b", 4)], [("b", 4)]),
+    "star is a per-object struct key": _case("[S]\n*K=o\n+K=b\n", [("b", 3)], [("b", 3)]),
+    "plus with blanks after it": _case("[S]\n+ K=w\n", [], [("w", 2)]),
+    "tilde then plus": _case("[S]\n~+K=u\n", [("u", 2)], []),
+    # plain key=value and the single read
+    "plain replaces the last value": _case("[S]\n+K=a\n+K=b\nK=c\n", [("a", 2), ("c", 4)], [("c", 4)]),
+    "plain after minus emptied": _case("[S]\n+K=a\n-K=a\nK=c\n", [("c", 4)], [("c", 4)]),
+    # names
+    "names ignore case": Case(b"[s]\nk=1\n[S]\n+K=2\n", "S", "k", [("1", 2), ("2", 4)], [("1", 2), ("2", 4)]),
+    "the kelvin sign is a k": _case("[S]\n\u212a=1\n+k=2\n", [("1", 2), ("2", 3)], [("1", 2), ("2", 3)]),
+    "the kelvin sign in a section": Case("[\u212a]\nX=1\n".encode(), "k", "X", [("1", 2)], [("1", 2)]),
+    "a dotted key": Case(b"[S]\nK=1\nK.x=2\n", "S", "K.x", [("2", 3)], [("2", 3)]),
+    "a dotted section": Case(b"[S.T]\nK=1\n[S]\nK=2\n", "S.T", "K", [("1", 2)], [("1", 2)]),
+    "a key with a prefix character inside": Case(b"[S]\nK+=1\nK-x=2\n", "S", "K-x", [("2", 3)], [("2", 3)]),
+    "another key with the key as prefix": _case("[S]\nKey=1\nK=2\nKe=3\n", [("2", 3)], [("2", 3)]),
+    "no such section": Case(b"[S]\nK=1\n", "T", "K", [], []),
+    "a key before any section": _case("K=1\n[S]\n", [], []),
+}
+"""One case or more for each row of the rules' table in ``unreal_ini``: the values both readers give (the Python
+readers' answers, checked by hand against the table) and the core's."""
+
+
+@pytest.mark.parametrize("case", list(RULES.values()), ids=list(RULES))
+def test_each_rule_reads_the_same_in_the_core(case: Case) -> None:
+    documents = _documents([case.data])
+    for reader, want in ((IniReader.ENGINE, case.engine), (IniReader.UBT, case.ubt)):
+        assert _python_values(documents, case.section, case.key, reader, everything=True) == [
+            (value, 0, line) for value, line in want
+        ]
+    compare([case.data])
+
+
+STRUCT_KEYS = {
+    "an at line of the key": ("[S]\n@K=Name\n+K=(Name=a)\n", True),
+    "an at line after a bang": ("[S]\n+K=a\n!K=\n@K=Name\n", True),
+    "an at line in another section": ("[T]\n@K=Name\n[S]\n+K=a\n", False),
+    "an at line of another key": ("[S]\n@X=Name\n+K=a\n", False),
+    "an at line in quotes": ('[S]\nX="@K=Name"\n+K=a\n', False),
+    "an at line after a bar": ("[S]\nX=1|@K=Name\n+K=a\n", True),
+    "an at line for ubt only": ("[T]\n [S]\n@K=Name\n", False),
+}
+"""Whether the engine's reader sees an ``@`` struct key line of ``K`` in ``[S]``: the core hands those back."""
+
+
+@pytest.mark.parametrize(("text", "structs"), list(STRUCT_KEYS.values()), ids=list(STRUCT_KEYS))
+def test_struct_keys_are_handed_back_to_python_by_the_engine_core(text: str, structs: bool) -> None:
+    texts = [text]
+    assert (native.key_values(texts, "S", "K", False, True) is None) is structs
+    assert native.key_line(text, "S", "K", False)[1] is structs
+    assert native.key_values(texts, "S", "K", True, True) is not None
+    assert native.key_line(text, "S", "K", True)[1] is False
+    compare([text.encode()])
+
+
+HIERARCHIES = {
+    "a later file replaces": (["[S]\nK=1\n", "[S]\nK=2\n"], [("2", 1, 2)], [("2", 1, 2)]),
+    "a later file adds": (["[S]\nK=1\n", "[S]\n+K=2\n"], [("1", 0, 2), ("2", 1, 2)], [("1", 0, 2), ("2", 1, 2)]),
+    "a later file removes": (["[S]\n+K=1\n+K=2\n", "[S]\n-K=1\n"], [("2", 0, 3)], [("2", 0, 3)]),
+    "a later file empties": (["[S]\nK=1\n", "[S]\n!K=\n", "[S]\n+K=3\n"], [("3", 2, 2)], [("3", 2, 2)]),
+    "a file without the key": (["[S]\nK=1\n", "[T]\nK=2\n", ""], [("1", 0, 2)], [("1", 0, 2)]),
+    "a section left open does not go on": (["[S]\n", "K=2\n"], [], []),
+    "a continued line does not go on": (["[S]\nK=a\\", "b\n"], [("a\\", 0, 2)], [("a\\", 0, 2)]),
+    "a brace does not go on": (
+        ["[S]\nK={a", "}\n[S]\n+K=b\n"],
+        [("a", 0, 2), ("b", 1, 3)],
+        [("{a", 0, 2), ("b", 1, 3)],
+    ),
+}
+"""Hierarchies of files: each file is read on its own and merged into what the ones before it left."""
+
+
+@pytest.mark.parametrize(("texts", "engine", "ubt"), list(HIERARCHIES.values()), ids=list(HIERARCHIES))
+def test_a_hierarchy_merges_the_same_in_the_core(
+    texts: list[str], engine: list[tuple[str, int, int]], ubt: list[tuple[str, int, int]]
+) -> None:
+    data = [text.encode() for text in texts]
+    documents = _documents(data)
+    assert _python_values(documents, "S", "K", IniReader.ENGINE, everything=True) == engine
+    assert _python_values(documents, "S", "K", IniReader.UBT, everything=True) == ubt
+    compare(data)
+
+
+DIFFERENCES: dict[str, tuple[list[str], str, str]] = {
+    # fast_name takes names of any length; the core refused 1024 characters and more (ValueError, a traceback)
+    "a section name of 1024 characters": (["[" + "S" * 1024 + "]\nK=1\n"], "S" * 1024, "K"),
+    "a key name of 1024 characters": (["[S]\n" + "K" * 1024 + "=1\n"], "S", "K" * 1024),
+}
+"""Hierarchies where the core once differed from the Python readers (found by hand and by long hypothesis runs)."""
+
+
+@pytest.mark.parametrize(("texts", "section", "key"), list(DIFFERENCES.values()), ids=list(DIFFERENCES))
+def test_a_difference_once_found_is_gone(texts: list[str], section: str, key: str) -> None:
+    documents = _documents([text.encode() for text in texts])
+    assert_same_values(documents, section, key)
+    for document in documents:
+        assert_same_key_line(document, section, key)
+
+
+def test_only_names_the_core_takes_are_asked_of_it() -> None:
+    asked = _asked(_documents([b"[S]\n\xe2\x84\xaa=1\n K =2\n[T T]\nX=1\n"]))
+    assert all(ini_scan.fast_name(section, key) for section, key in asked)
+    assert {("S", "K"), ("s", "k"), ("S", "X")} <= set(asked)
+    assert not {section for section, _key in asked} & {"T T", "S ", "[S]"}
+
+
+# Random and structured files ------------------------------------------------------------------------------------
+
+
+ESCAPES = ["\\x", "\\X", "\\u", "\\U", "\\0", "\\1", "\\7", "\\8", "\\", '\\"', "\\\\", "\\n", "\\t",
+           "\\r", "\\a", '"', "0", "4", "1", "F", "f", "D8", "DC00", "00", "0011", "110000", "FFFFFFFF", "7FFFFFFF",
+           "g", " ", "|", "//", "{", "}", "\u00e9", "\u212a", "\U0001f600", ";"]  # fmt: skip
+QUOTED_LINE = st.builds(
+    lambda prefix, key, space, body, close, tail: f'{prefix}{key}={space}"{"".join(body)}{close}{tail}',
+    st.sampled_from(["", "", "+", ".", "-", "!", "@", "*", "~"]),
+    st.sampled_from(["K", "k", "\u212a", "X", "Key"]),
+    st.sampled_from(["", " ", "\t"]),
+    st.lists(st.sampled_from(ESCAPES), max_size=8),
+    st.sampled_from(['"', '"', ""]),
+    st.sampled_from(["", " x", "//c", "|K=t", " \\"]),
+)
+QUOTED = st.builds(
+    lambda lines, brk: "[S]" + brk + brk.join(lines),
+    st.lists(st.one_of(QUOTED_LINE, st.sampled_from(WHOLE_LINES)), max_size=12),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
+"""Files of quoted values with every escape (hex and octal of many digits, ``\\u``, ``\\U`` past the last
+character, surrogates) and quotes left open."""
+CONTINUED_LINES = ["K=a\\", "K=b", "+K=c\\", ".K=d \\ ", "\\", "\\ ", " \\\t", "", "  ", "{", "}", "K={a", "[S]\\",
+                   "[S", "[S]", "[T]", "X=1", ";c\\", "//c\\", 'K="a\\', 'K="a\\"\\', "K=a\\|K=b", "!K\\", "-K=b",
+                   "K=a \\\\", "K=a//\\", " [S]\\", "[S]\\ "]  # fmt: skip
+CONTINUED = st.builds(
+    lambda lines, brk, end: brk.join(lines) + end,
+    st.lists(st.sampled_from(CONTINUED_LINES), max_size=16),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.sampled_from(["", "\n", "\\"]),
+)
+"""Files of lines ending in backslashes (the engine joins the next line with a space when the backslash is last,
+UnrealBuildTool appends it when the backslash is the last character but blanks), blank lines between."""
+NAMED = st.lists(
+    st.sampled_from(["[S]", "[\u212a]", "[S\u00e9]", "[s]", "[\u0130]", "\u212a=1", "\u212aey=2", "K\u0131=3",
+                     "Ke\u00ff=4", "K=\u00e9", "\u00e9=5", "Stra\u00dfe=6", "K\u212a=7", "kK=8", "[\u212a\u212a]",
+                     "[S\u212a]", "[\u00a0S]", "\u00a0K=9", "K\u00a0=10", "\u2028K=11", "K=\u2029", "\x85K=12"]),
+    max_size=16,
+).map("\n".join)  # fmt: skip
+"""Files whose section and key names are not ASCII, some of them equal to an ASCII name in any case."""
+
+
+@settings(max_examples=60)
+@given(TEXT, BREAKS)
+def test_a_random_file_reads_the_same_in_the_core(text: str, brk: str) -> None:
+    compare([_with_breaks(text, brk).encode()])
+
+
+@settings(max_examples=40)
+@given(PLAIN, CODECS)
+def test_a_random_file_in_each_encoding_reads_the_same_in_the_core(text: str, codec: str) -> None:
+    compare([(("\ufeff" if codec.startswith("utf-16") else "") + text).encode(codec)])
+
+
+@settings(max_examples=40)
+@given(STRUCTURED)
+def test_a_file_of_repeated_lines_reads_the_same_in_the_core(text: str) -> None:
+    compare([text.encode()])
+
+
+@settings(max_examples=40)
+@given(PERIODIC)
+def test_a_file_of_a_stretch_repeated_reads_the_same_in_the_core(text: str) -> None:
+    compare([text.encode()])
+
+
+@settings(max_examples=40)
+@given(PERIODIC_MOVES)
+def test_a_file_of_moved_values_reads_the_same_in_the_core(text: str) -> None:
+    compare([text.encode()])
+
+
+@settings(max_examples=40)
+@given(RECURRING)
+def test_a_file_of_a_section_coming_again_reads_the_same_in_the_core(text: str) -> None:
+    compare([text.encode()])
+
+
+@settings(max_examples=40)
+@given(st.lists(st.one_of(TEXT, STRUCTURED, PERIODIC_MOVES), min_size=2, max_size=3))
+def test_a_hierarchy_reads_the_same_in_the_core(texts: list[str]) -> None:
+    compare([text.encode() for text in texts])
+
+
+@pytest.mark.parametrize("path", sorted(DATA.rglob("*.ini")), ids=lambda path: str(path.relative_to(DATA)))
+def test_a_real_file_reads_the_same_in_the_core(path: Path) -> None:
+    compare([path.read_bytes()])
+
+
+@settings(max_examples=60)
+@given(QUOTED)
+def test_a_file_of_quoted_values_reads_the_same_in_the_core(text: str) -> None:
+    compare([text.encode()])
+
+
+@settings(max_examples=60)
+@given(CONTINUED)
+def test_a_file_of_continued_lines_reads_the_same_in_the_core(text: str) -> None:
+    compare([text.encode()])
+
+
+@settings(max_examples=40)
+@given(NAMED, CODECS)
+def test_a_file_of_names_beyond_ascii_reads_the_same_in_the_core(text: str, codec: str) -> None:
+    compare([(("\ufeff" if codec.startswith("utf-16") else "") + text).encode(codec)])
