@@ -17,6 +17,8 @@ compiler built the core.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -29,12 +31,14 @@ from test_ini_differential import (
     PERIODIC_MOVES,
     PLAIN,
     RECURRING,
+    SPANNING,
     STRUCTURED,
     TEXT,
     WHOLE_LINES,
+    WRITES,
 )
 
-from buildver.projects import ini_scan, unreal_ini
+from buildver.projects import ini_edit, ini_scan, unreal_ini
 from buildver.projects.unreal_ini import IniAction, IniDocument, IniReader, line_number, parse_ini
 
 native = pytest.importorskip("buildver.projects._ini_native")
@@ -184,6 +188,10 @@ def assert_same_values(documents: tuple[IniDocument, ...], section: str, key: st
                 continue
             assert not (structs and reader is IniReader.ENGINE), asked
             assert got == _python_values(documents, section, key, reader, everything=everything), asked
+        public = unreal_ini.lookup(documents, section, key, reader=reader)  # the core's offsets made line numbers
+        assert [(value.value, int(value.path), value.line) for value in public] == _python_values(
+            documents, section, key, reader, everything=True
+        ), (section, key, reader.value)
 
 
 def assert_same_key_line(document: IniDocument, section: str, key: str) -> None:
@@ -200,6 +208,35 @@ def compare(data: list[bytes]) -> None:
         assert_same_values(documents, section, key)
         for document in documents:
             assert_same_key_line(document, section, key)
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """Read and write without the compiled core (what ``BUILDVER_PURE_PYTHON=1`` does)."""
+    before = list(unreal_ini._CORE)
+    unreal_ini._CORE[:] = [None]
+    try:
+        yield
+    finally:
+        unreal_ini._CORE[:] = before
+
+
+def _write(data: bytes, section: str, key: str, value: str) -> tuple[str, object, object]:
+    try:
+        written = ini_edit.set_ini_value(data, section, key, value, "t.ini")
+        return ("done", written, ini_edit.write_line(parse_ini(data, "t.ini"), section, key))
+    except unreal_ini.IniError as exc:
+        return ("refused", str(exc), None)
+
+
+def compare_writes(data: bytes, writes: list[tuple[str, str, str]]) -> None:
+    """Each write gives the same bytes (or the same refusal) and names the same line with the core and without."""
+    assert unreal_ini.ini_core() is native
+    for section, key, value in writes:
+        got = _write(data, section, key, value)
+        with pure_python():
+            want = _write(data, section, key, value)
+        assert got == want, (section, key, value)
 
 
 def _with_breaks(text: str, brk: str) -> str:
@@ -504,3 +541,26 @@ def test_a_file_of_continued_lines_reads_the_same_in_the_core(text: str) -> None
 @given(NAMED, CODECS)
 def test_a_file_of_names_beyond_ascii_reads_the_same_in_the_core(text: str, codec: str) -> None:
     compare([(("\ufeff" if codec.startswith("utf-16") else "") + text).encode(codec)])
+
+
+WRITTEN = st.lists(st.tuples(*(st.sampled_from(choices) for choices in WRITES)), min_size=1, max_size=3)
+
+
+@settings(max_examples=60)
+@given(
+    st.one_of(STRUCTURED, PERIODIC, RECURRING, TEXT, CONTINUED, QUOTED), st.sampled_from(["utf-8", "utf-16"]), WRITTEN
+)
+def test_a_write_gives_the_same_bytes_with_the_core(text: str, codec: str, writes: list[tuple[str, str, str]]) -> None:
+    compare_writes(text.encode(codec), writes)
+
+
+@pytest.mark.parametrize("text", SPANNING)
+def test_a_key_added_after_a_line_that_runs_on_is_placed_the_same_with_the_core(text: str) -> None:
+    compare_writes(text.encode(), [("S", "K", "2"), ("S", "Z", "v"), ("T", "K", "3"), ("S", "X", "7")])
+
+
+@pytest.mark.parametrize("path", sorted(DATA.rglob("*.ini")), ids=lambda path: str(path.relative_to(DATA)))
+def test_writing_to_a_real_file_gives_the_same_bytes_with_the_core(path: Path) -> None:
+    document = parse_ini(path.read_bytes(), "t.ini")
+    asked = [(entry.section, entry.key) for entry in document.entries(IniReader.UBT)][:12]
+    compare_writes(path.read_bytes(), [(section, key, "7") for section, key in asked] + [("New", "K", "1")])
