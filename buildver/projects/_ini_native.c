@@ -667,80 +667,64 @@ static PyObject *value_object(Values *values, const Py_UCS4 *data, Py_ssize_t si
     return made;
 }
 
-/* The engine's merge --------------------------------------------------------------------------------------------- */
+/* Distinct values ------------------------------------------------------------------------------------------------ */
 
-/* The key's array: each place names its value (an index in the table of distinct values, -1 once taken out), the
- * place before it with the same value (so '-' takes the last equal one at once) and its line (text index << 40 |
- * offset). Every place on a value's chain is in the array: only a chain's head is ever taken out. */
-typedef struct {
-    int32_t value;
-    int32_t previous;
-    int64_t ref;
-} Place;
-
+/* Each distinct value (str) once, with the last place that holds it (-1: none) and how many places do: open
+ * addressing over the values' own hashes. */
 typedef struct {
     PyObject *text;
     Py_hash_t hash;
-    int32_t head;  /* the value's last place, -1: none */
-    int32_t count; /* how many places hold it */
+    int32_t head;
+    int32_t count;
 } Distinct;
 
 typedef struct {
-    Place *places;
+    Distinct *distinct;
     Py_ssize_t size;
     Py_ssize_t capacity;
-    Distinct *distinct;
-    Py_ssize_t distinct_size;
-    Py_ssize_t distinct_capacity;
-    int32_t *slots; /* open addressing over distinct, -1 empty */
+    int32_t *slots; /* -1: empty */
     Py_ssize_t slot_count;
-    Py_ssize_t live;
-    int structs;
-    int64_t document;
-    Values values;
-} EngineMerge;
+} Table;
 
-static void engine_reset(EngineMerge *merge) {
-    for (Py_ssize_t index = 0; index < merge->distinct_size; index++) {
-        Py_DECREF(merge->distinct[index].text);
+/* Empties the table; its slots are made again to the next values' measure when they were many, so that a reset
+ * costs no more than the values it drops. */
+static void table_reset(Table *table) {
+    Py_ssize_t used = table->size;
+    for (Py_ssize_t index = 0; index < used; index++) {
+        Py_DECREF(table->distinct[index].text);
     }
-    Py_ssize_t used = merge->distinct_size;
-    merge->distinct_size = 0;
-    merge->size = 0;
-    merge->live = 0;
-    if (merge->slots == NULL || used == 0) {
+    table->size = 0;
+    if (table->slots == NULL || used == 0) {
         return;
     }
-    if (merge->slot_count > 1024) { /* made again to the next values' measure: a '!' costs no more than they did */
-        PyMem_Free(merge->slots);
-        merge->slots = NULL;
-        merge->slot_count = 0;
+    if (table->slot_count > 1024) {
+        PyMem_Free(table->slots);
+        table->slots = NULL;
+        table->slot_count = 0;
     } else {
-        memset(merge->slots, 0xFF, (size_t)merge->slot_count * sizeof(int32_t));
+        memset(table->slots, 0xFF, (size_t)table->slot_count * sizeof(int32_t));
     }
 }
 
-static void engine_free(EngineMerge *merge) {
-    engine_reset(merge);
-    PyMem_Free(merge->places);
-    PyMem_Free(merge->distinct);
-    PyMem_Free(merge->slots);
-    Py_XDECREF(merge->values.last);
+static void table_free(Table *table) {
+    table_reset(table);
+    PyMem_Free(table->distinct);
+    PyMem_Free(table->slots);
 }
 
-/* The index of a value in the table (-1: not there), or -2 on an error. */
-static int32_t engine_find(EngineMerge *merge, PyObject *text, Py_hash_t hash) {
-    if (merge->slots == NULL) {
+/* The index of a value (-1: not there), or -2 on an error. */
+static int32_t table_find(Table *table, PyObject *text, Py_hash_t hash) {
+    if (table->slots == NULL) {
         return -1;
     }
-    size_t mask = (size_t)merge->slot_count - 1;
+    size_t mask = (size_t)table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
     for (;;) {
-        int32_t index = merge->slots[slot];
+        int32_t index = table->slots[slot];
         if (index < 0) {
             return -1;
         }
-        Distinct *entry = &merge->distinct[index];
+        Distinct *entry = &table->distinct[index];
         if (entry->hash == hash) {
             if (entry->text == text) {
                 return index;
@@ -757,8 +741,11 @@ static int32_t engine_find(EngineMerge *merge, PyObject *text, Py_hash_t hash) {
     }
 }
 
-static int engine_grow_slots(EngineMerge *merge) {
-    Py_ssize_t count = merge->slot_count ? merge->slot_count * 2 : 64;
+static int table_grow_slots(Table *table) {
+    Py_ssize_t count = table->slot_count ? table->slot_count * 2 : 64;
+    while (count < table->size * 2 + 2) {
+        count *= 2;
+    }
     int32_t *slots = PyMem_Malloc((size_t)count * sizeof(int32_t));
     if (slots == NULL) {
         PyErr_NoMemory();
@@ -766,52 +753,86 @@ static int engine_grow_slots(EngineMerge *merge) {
     }
     memset(slots, 0xFF, (size_t)count * sizeof(int32_t));
     size_t mask = (size_t)count - 1;
-    for (Py_ssize_t index = 0; index < merge->distinct_size; index++) {
-        size_t slot = (size_t)merge->distinct[index].hash & mask;
+    for (Py_ssize_t index = 0; index < table->size; index++) {
+        size_t slot = (size_t)table->distinct[index].hash & mask;
         while (slots[slot] >= 0) {
             slot = (slot + 1) & mask;
         }
         slots[slot] = (int32_t)index;
     }
-    PyMem_Free(merge->slots);
-    merge->slots = slots;
-    merge->slot_count = count;
+    PyMem_Free(table->slots);
+    table->slots = slots;
+    table->slot_count = count;
     return 0;
 }
 
-/* The index of a value, added to the table when new; -1 on an error. */
-static int32_t engine_intern(EngineMerge *merge, PyObject *text, Py_hash_t hash) {
-    int32_t found = engine_find(merge, text, hash);
+/* The index of a value, added when new; -1 on an error. */
+static int32_t table_intern(Table *table, PyObject *text, Py_hash_t hash) {
+    int32_t found = table_find(table, text, hash);
     if (found != -1) {
         return found == -2 ? -1 : found;
     }
-    if ((merge->distinct_size + 1) * 2 > merge->slot_count && engine_grow_slots(merge) < 0) {
+    if ((table->size + 1) * 2 > table->slot_count && table_grow_slots(table) < 0) {
         return -1;
     }
-    if (merge->distinct_size >= INT32_MAX - 1) {
+    if (table->size >= INT32_MAX - 1) {
         PyErr_SetString(PyExc_MemoryError, "too many distinct values");
         return -1;
     }
-    if (merge->distinct_size == merge->distinct_capacity) {
-        Py_ssize_t capacity = merge->distinct_capacity ? merge->distinct_capacity * 2 : 64;
-        Distinct *grown = PyMem_Realloc(merge->distinct, (size_t)capacity * sizeof(Distinct));
+    if (table->size == table->capacity) {
+        Py_ssize_t capacity = table->capacity ? table->capacity * 2 : 64;
+        Distinct *grown = PyMem_Realloc(table->distinct, (size_t)capacity * sizeof(Distinct));
         if (grown == NULL) {
             PyErr_NoMemory();
             return -1;
         }
-        merge->distinct = grown;
-        merge->distinct_capacity = capacity;
+        table->distinct = grown;
+        table->capacity = capacity;
     }
-    int32_t index = (int32_t)merge->distinct_size++;
+    int32_t index = (int32_t)table->size++;
     Py_INCREF(text);
-    merge->distinct[index] = (Distinct){text, hash, -1, 0};
-    size_t mask = (size_t)merge->slot_count - 1;
+    table->distinct[index] = (Distinct){text, hash, -1, 0};
+    size_t mask = (size_t)table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
-    while (merge->slots[slot] >= 0) {
+    while (table->slots[slot] >= 0) {
         slot = (slot + 1) & mask;
     }
-    merge->slots[slot] = index;
+    table->slots[slot] = index;
     return index;
+}
+
+/* The engine's merge --------------------------------------------------------------------------------------------- */
+
+/* The key's array: each place names its value (an index in the table, -1 once taken out), the place before it with
+ * the same value (so '-' takes the last equal one at once) and its line (text index << 40 | offset). Every place on
+ * a value's chain is in the array: only a chain's head is ever taken out. */
+typedef struct {
+    int32_t value;
+    int32_t previous;
+    int64_t ref;
+} Place;
+
+typedef struct {
+    Place *places;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+    Table table;
+    Py_ssize_t live;
+    int structs;
+    int64_t document;
+    Values values;
+} EngineMerge;
+
+static void engine_reset(EngineMerge *merge) {
+    table_reset(&merge->table);
+    merge->size = 0;
+    merge->live = 0;
+}
+
+static void engine_free(EngineMerge *merge) {
+    table_free(&merge->table);
+    PyMem_Free(merge->places);
+    Py_XDECREF(merge->values.last);
 }
 
 static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
@@ -829,7 +850,7 @@ static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
         merge->places = grown;
         merge->capacity = capacity;
     }
-    Distinct *entry = &merge->distinct[value];
+    Distinct *entry = &merge->table.distinct[value];
     merge->places[merge->size] = (Place){value, entry->head, ref};
     entry->head = (int32_t)merge->size;
     entry->count++;
@@ -840,7 +861,7 @@ static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
 
 /* Takes out a value's last place (its chain's head), then the places taken out at the end of the array. */
 static void engine_take_out(EngineMerge *merge, int32_t value) {
-    Distinct *entry = &merge->distinct[value];
+    Distinct *entry = &merge->table.distinct[value];
     Place *place = &merge->places[entry->head];
     entry->head = place->previous;
     entry->count--;
@@ -876,21 +897,21 @@ static int engine_line_merged(void *context, const KeyLine *line) {
         goto done;
     }
     if (action == '-') {
-        int32_t found = engine_find(merge, text, hash);
+        int32_t found = table_find(&merge->table, text, hash);
         if (found == -2) {
             goto done;
         }
-        if (found >= 0 && merge->distinct[found].count > 0) {
+        if (found >= 0 && merge->table.distinct[found].count > 0) {
             engine_take_out(merge, found);
         }
         result = 0;
         goto done;
     }
-    int32_t value = engine_intern(merge, text, hash);
+    int32_t value = table_intern(&merge->table, text, hash);
     if (value < 0) {
         goto done;
     }
-    if (action == '+' && merge->distinct[value].count > 0) {
+    if (action == '+' && merge->table.distinct[value].count > 0) {
         result = 0; /* AddUnique: already there */
         goto done;
     }
@@ -922,81 +943,116 @@ static PyObject *lowered(PyObject *text) {
     return PyObject_CallMethod(text, "lower", NULL);
 }
 
+/* ConfigHierarchySection's list of values: each place holds its value (NULL once removed), the index of its value
+ * in any case (the table holds the lowered values) and the place before it with that value in any case, so that a
+ * '-' line takes out every one of them by its chain; a place is taken out once. When only the first value is asked,
+ * equal lines in a row are one place (a '-' line takes all of them or none). */
 typedef struct {
-    int pass;
-    int64_t sequence;    /* the key line's number in the hierarchy */
-    int64_t last_reset;  /* the number of the last plain or '!' line */
-    int started;         /* a value set or added since the last reset */
-    PyObject *removed;   /* pass 1: lowered value -> number of its last '-' line */
-    PyObject *found;     /* pass 2: (value, text index, offset) */
+    PyObject *value;
+    int32_t lowered;
+    int32_t previous;
+    int64_t ref;
+} UbtPlace;
+
+typedef struct {
+    UbtPlace *places;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+    Table table;
     int everything;
     int64_t document;
     Values values;
 } UbtMerge;
 
+static void ubt_clear(UbtMerge *merge) {
+    for (Py_ssize_t index = 0; index < merge->size; index++) {
+        Py_XDECREF(merge->places[index].value);
+    }
+    merge->size = 0;
+    table_reset(&merge->table);
+}
+
+static void ubt_free(UbtMerge *merge) {
+    ubt_clear(merge);
+    table_free(&merge->table);
+    PyMem_Free(merge->places);
+    Py_XDECREF(merge->values.last);
+}
+
 static int ubt_line_merged(void *context, const KeyLine *line) {
     UbtMerge *merge = context;
-    int64_t sequence = merge->sequence++;
     char action = line->action;
-    if (merge->pass == 1) {
-        if (action == '!' || action == 0) {
-            merge->last_reset = sequence;
-            PyDict_Clear(merge->removed);
-            merge->started = action == 0;
-        } else if (action == '+') {
-            merge->started = 1;
-        } else if (action == '-' && merge->started) {
-            PyObject *text = value_object(&merge->values, line->value, line->value_size);
-            if (text == NULL) {
-                return -1;
-            }
-            PyObject *key = lowered(text);
-            Py_DECREF(text);
-            if (key == NULL) {
-                return -1;
-            }
-            PyObject *number = PyLong_FromLongLong(sequence);
-            int failed = number == NULL || PyDict_SetItem(merge->removed, key, number) < 0;
-            Py_DECREF(key);
-            Py_XDECREF(number);
-            if (failed) {
-                return -1;
-            }
-        }
+    if (action == '!') {
+        ubt_clear(merge);
         return 0;
-    }
-    if (sequence < merge->last_reset || !(action == 0 || action == '+')) {
-        return 0; /* before the last reset; '-' lines were counted in pass 1, '!' only resets */
     }
     PyObject *text = value_object(&merge->values, line->value, line->value_size);
     if (text == NULL) {
         return -1;
     }
+    int result = -1;
     PyObject *key = lowered(text);
     if (key == NULL) {
-        Py_DECREF(text);
-        return -1;
+        goto done;
     }
-    PyObject *removal = PyDict_GetItemWithError(merge->removed, key);
-    Py_DECREF(key);
-    if (removal == NULL && PyErr_Occurred()) {
-        Py_DECREF(text);
-        return -1;
+    Py_hash_t hash = PyObject_Hash(key);
+    if (hash == -1) {
+        goto done;
     }
-    if (removal != NULL && PyLong_AsLongLong(removal) > sequence) {
-        Py_DECREF(text);
-        return 0; /* a '-' line of its value comes after it */
+    if (action == '-') {
+        int32_t found = table_find(&merge->table, key, hash);
+        if (found == -2) {
+            goto done;
+        }
+        if (found >= 0) {
+            Distinct *entry = &merge->table.distinct[found];
+            for (int32_t place = entry->head; place >= 0; place = merge->places[place].previous) {
+                Py_CLEAR(merge->places[place].value);
+            }
+            entry->head = -1;
+            entry->count = 0;
+        }
+        result = 0;
+        goto done;
     }
-    PyObject *item = Py_BuildValue("(NLn)", text, (long long)merge->document, line->start);
-    if (item == NULL) {
-        return -1;
+    if (action == 0) { /* a plain line replaces every value */
+        ubt_clear(merge);
     }
-    int failed = PyList_Append(merge->found, item) < 0;
-    Py_DECREF(item);
-    if (failed) {
-        return -1;
+    int32_t value = table_intern(&merge->table, key, hash);
+    if (value < 0) {
+        goto done;
     }
-    return merge->everything ? 0 : 1; /* the first value that survives is the one read */
+    Distinct *entry = &merge->table.distinct[value];
+    if (!merge->everything && merge->size > 0 && entry->head == merge->size - 1 &&
+        merge->places[merge->size - 1].value == text) {
+        result = 0; /* the same value again: one place with the first line */
+        goto done;
+    }
+    if (merge->size >= INT32_MAX - 1) {
+        PyErr_SetString(PyExc_MemoryError, "too many values");
+        goto done;
+    }
+    if (merge->size == merge->capacity) {
+        Py_ssize_t capacity = merge->capacity ? merge->capacity * 2 : 256;
+        UbtPlace *grown = PyMem_Realloc(merge->places, (size_t)capacity * sizeof(UbtPlace));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        merge->places = grown;
+        merge->capacity = capacity;
+    }
+    Py_INCREF(text);
+    merge->places[merge->size] =
+        (UbtPlace){text, value, entry->head, (merge->document << 40) | (int64_t)line->start};
+    entry->head = (int32_t)merge->size;
+    entry->count++;
+    merge->size++;
+    result = 0;
+done:
+    Py_XDECREF(key);
+    Py_DECREF(text);
+    return result;
 }
 
 /* The module -------------------------------------------------------------------------------------------------------- */
@@ -1014,6 +1070,17 @@ static int text_of(PyObject *object, Text *text) {
     text->data = PyUnicode_DATA(object);
     text->size = PyUnicode_GET_LENGTH(object);
     return 0;
+}
+
+/* Adds (value, text index, offset) to the list of values found. */
+static int found_add(PyObject *found, PyObject *value, int64_t ref) {
+    PyObject *item = Py_BuildValue("(OLL)", value, (long long)(ref >> 40), (long long)(ref & (((int64_t)1 << 40) - 1)));
+    if (item == NULL) {
+        return -1;
+    }
+    int failed = PyList_Append(found, item) < 0;
+    Py_DECREF(item);
+    return failed ? -1 : 0;
 }
 
 static PyObject *native_key_values(PyObject *module, PyObject *args) {
@@ -1067,48 +1134,45 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
             if (place->value < 0) {
                 continue;
             }
-            PyObject *item = Py_BuildValue("(OLL)", merge.distinct[place->value].text, (long long)(place->ref >> 40),
-                                           (long long)(place->ref & (((int64_t)1 << 40) - 1)));
-            if (item == NULL || PyList_Append(result, item) < 0) {
-                Py_XDECREF(item);
+            if (found_add(result, merge.table.distinct[place->value].text, place->ref) < 0) {
                 Py_CLEAR(result);
                 goto engine_done;
             }
-            Py_DECREF(item);
         }
     engine_done:
         engine_free(&merge);
     } else {
         UbtMerge merge = {0};
         merge.everything = everything;
-        merge.last_reset = 0;
-        merge.removed = PyDict_New();
-        merge.found = PyList_New(0);
-        if (merge.removed == NULL || merge.found == NULL) {
-            goto ubt_done;
-        }
-        for (merge.pass = 1; merge.pass <= 2; merge.pass++) {
-            merge.sequence = 0;
-            for (Py_ssize_t index = 0; index < count; index++) {
-                Text text;
-                if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
-                    goto ubt_done;
-                }
-                merge.document = index;
-                int walked = ubt_walk(&text, &names, ubt_line_merged, &merge);
-                if (walked < 0) {
-                    goto ubt_done;
-                }
-                if (walked > 0) {
-                    break; /* the single value read is found */
-                }
+        for (Py_ssize_t index = 0; index < count; index++) {
+            Text text;
+            if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
+                goto ubt_done;
+            }
+            merge.document = index;
+            if (ubt_walk(&text, &names, ubt_line_merged, &merge) < 0) {
+                goto ubt_done;
             }
         }
-        result = Py_NewRef(merge.found);
+        result = PyList_New(0);
+        if (result == NULL) {
+            goto ubt_done;
+        }
+        for (Py_ssize_t index = 0; index < merge.size; index++) {
+            UbtPlace *place = &merge.places[index];
+            if (place->value == NULL) {
+                continue;
+            }
+            if (found_add(result, place->value, place->ref) < 0) {
+                Py_CLEAR(result);
+                goto ubt_done;
+            }
+            if (!everything) {
+                break; /* the first value is the one read */
+            }
+        }
     ubt_done:
-        Py_XDECREF(merge.removed);
-        Py_XDECREF(merge.found);
-        Py_XDECREF(merge.values.last);
+        ubt_free(&merge);
     }
     Py_DECREF(sequence);
     return result;
