@@ -26,21 +26,50 @@
 
 /* Growable buffers ------------------------------------------------------------------------------------------------ */
 
+/* Characters in the narrowest of Python's three widths that holds them (1, 2 or 4 bytes a character), widened when
+ * a wider one comes: a line of a 16 MiB ASCII text takes 16 MB, not 64. */
 typedef struct {
-    Py_UCS4 *data;
+    int kind; /* 0 until the first character: then 1 */
+    char *data;
     Py_ssize_t size;
     Py_ssize_t capacity;
 } Buffer;
 
+#define BUF_AT(buffer, index) PyUnicode_READ((buffer)->kind, (buffer)->data, (index))
+
+static inline Py_UCS4 kind_limit(int kind) { return kind == 1 ? 0xFF : kind == 2 ? 0xFFFF : 0x10FFFF; }
+
+static int buffer_widen(Buffer *buffer, int kind) {
+    if (buffer->kind == 0) {
+        buffer->kind = kind;
+        return 0;
+    }
+    char *wider = PyMem_Malloc((size_t)(buffer->capacity ? buffer->capacity : 1) * (size_t)kind);
+    if (wider == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t index = 0; index < buffer->size; index++) {
+        PyUnicode_WRITE(kind, wider, index, BUF_AT(buffer, index));
+    }
+    PyMem_Free(buffer->data);
+    buffer->data = wider;
+    buffer->kind = kind;
+    return 0;
+}
+
 static int buffer_reserve(Buffer *buffer, Py_ssize_t more) {
+    if (buffer->kind == 0) {
+        buffer->kind = 1;
+    }
     if (buffer->size + more <= buffer->capacity) {
         return 0;
     }
     Py_ssize_t capacity = buffer->capacity ? buffer->capacity : 256;
     while (capacity < buffer->size + more) {
-        capacity *= 2;
+        capacity += capacity / 2;
     }
-    Py_UCS4 *grown = PyMem_Realloc(buffer->data, (size_t)capacity * sizeof(Py_UCS4));
+    char *grown = PyMem_Realloc(buffer->data, (size_t)capacity * (size_t)buffer->kind);
     if (grown == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -51,10 +80,17 @@ static int buffer_reserve(Buffer *buffer, Py_ssize_t more) {
 }
 
 static inline int buffer_add(Buffer *buffer, Py_UCS4 character) {
+    if (buffer->kind == 0 || character > kind_limit(buffer->kind)) {
+        int kind = character > 0xFFFF ? 4 : character > 0xFF ? 2 : 1;
+        if (buffer_widen(buffer, kind > buffer->kind ? kind : (buffer->kind ? buffer->kind : 1)) < 0) {
+            return -1;
+        }
+    }
     if (buffer->size == buffer->capacity && buffer_reserve(buffer, 1) < 0) {
         return -1;
     }
-    buffer->data[buffer->size++] = character;
+    PyUnicode_WRITE(buffer->kind, buffer->data, buffer->size, character);
+    buffer->size++;
     return 0;
 }
 
@@ -67,6 +103,7 @@ typedef struct {
 } Text;
 
 #define AT(text, index) PyUnicode_READ((text)->kind, (text)->data, (index))
+#define B(index) BUF_AT(&line, (index))
 
 static inline int is_break(Py_UCS4 c) { return c == '\r' || c == '\n'; }
 
@@ -107,12 +144,13 @@ static int names_read(Names *names, PyObject *section, PyObject *key) {
     return 0;
 }
 
-static int name_equals(const Py_UCS4 *name, Py_ssize_t size, const char *lowered, Py_ssize_t lowered_size) {
+static int name_equals(const Buffer *line, Py_ssize_t from, Py_ssize_t size, const char *lowered,
+                       Py_ssize_t lowered_size) {
     if (size != lowered_size) {
         return 0;
     }
     for (Py_ssize_t index = 0; index < size; index++) {
-        Py_UCS4 c = name[index];
+        Py_UCS4 c = BUF_AT(line, from + index);
         if (c >= 'A' && c <= 'Z') {
             c += 32;
         } else if (c == 0x212A) {
@@ -129,7 +167,8 @@ static int name_equals(const Py_UCS4 *name, Py_ssize_t size, const char *lowered
  * logical line starts and its text ends. */
 typedef struct {
     char action; /* 0 for a plain line */
-    const Py_UCS4 *value;
+    const Buffer *chars; /* the value: size characters from "from" */
+    Py_ssize_t from;
     Py_ssize_t value_size;
     Py_ssize_t start;
     Py_ssize_t end;
@@ -331,11 +370,12 @@ static inline int hex_digit(Py_UCS4 c) {
 }
 
 /* FParse::QuotedString (ini_scan.quoted_string): the text between the quotes, escapes resolved. */
-static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
+static int quoted_string(const Buffer *source, Py_ssize_t from, Py_ssize_t size, Buffer *out) {
+#define value(index) BUF_AT(source, from + (index))
     out->size = 0;
     Py_ssize_t p = 1;
     while (p < size) {
-        Py_UCS4 c = value[p];
+        Py_UCS4 c = value(p);
         if (c == '"' || is_break(c)) {
             break;
         }
@@ -347,9 +387,9 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
             continue;
         }
         p++;
-        Py_UCS4 escape = p < size ? value[p] : 0;
+        Py_UCS4 escape = p < size ? value(p) : 0;
         int has_escape = p < size;
-        Py_UCS4 following = p + 1 < size ? value[p + 1] : 0;
+        Py_UCS4 following = p + 1 < size ? value(p + 1) : 0;
         int has_following = p + 1 < size;
         Py_UCS4 simple = 0;
         if (has_escape) {
@@ -371,8 +411,8 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
         } else if (has_escape && is_octal(escape)) {
             uint32_t code = 0;
             int taken = 0;
-            while (p < size && taken < 3 && is_octal(value[p])) {
-                code = code * 8 + (uint32_t)(value[p] - '0');
+            while (p < size && taken < 3 && is_octal(value(p))) {
+                code = code * 8 + (uint32_t)(value(p) - '0');
                 p++;
                 taken++;
             }
@@ -385,8 +425,8 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
             uint64_t code = 0;
             Py_ssize_t taken = 0;
             p++;
-            while (p < size && taken < limit && hex_digit(value[p]) >= 0) {
-                code = (code << 4) | (uint64_t)hex_digit(value[p]);
+            while (p < size && taken < limit && hex_digit(value(p)) >= 0) {
+                code = (code << 4) | (uint64_t)hex_digit(value(p));
                 if (escape == 'x') {
                     code &= 0xFFFF; /* '\x' is cast to a 16-bit TCHAR: only the last four digits count */
                 }
@@ -408,6 +448,7 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
     }
     return 0;
 }
+#undef value
 
 /* Every key line of the asked key in the asked section, as CombineFromBuffer takes them (ini_scan.engine_parse). */
 static int engine_walk(const Text *text, const Names *names, LineHandler handler, void *context) {
@@ -426,54 +467,54 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
         if (p < 0) {
             goto done;
         }
-        const Py_UCS4 *b = line.data;
         Py_ssize_t size = line.size;
-        while (size > 0 && is_cpp_space(b[size - 1])) {
+        while (size > 0 && is_cpp_space(B(size - 1))) {
             size--;
         }
-        if (size >= 2 && b[0] == '[' && b[size - 1] == ']') {
-            in_section = name_equals(b + 1, size - 2, names->section, names->section_size);
+        if (size >= 2 && B(0) == '[' && B(size - 1) == ']') {
+            in_section = name_equals(&line, 1, size - 2, names->section, names->section_size);
             continue;
         }
-        if (!in_section || size == 0 || b[0] == ';') {
+        if (!in_section || size == 0 || B(0) == ';') {
             continue;
         }
         Py_ssize_t equals = 0;
-        while (equals < size && b[equals] != '=') {
+        while (equals < size && B(equals) != '=') {
             equals++;
         }
         if (equals == size) {
             continue;
         }
         Py_ssize_t key_start = 0;
-        while (key_start < equals && is_cpp_space(b[key_start])) {
+        while (key_start < equals && is_cpp_space(B(key_start))) {
             key_start++;
         }
-        if (key_start < equals && b[key_start] == '~') {
+        if (key_start < equals && B(key_start) == '~') {
             key_start++;
         }
         char action = 0;
-        if (key_start < equals && b[key_start] < 128 && b[key_start] != 0 && strchr("+.-!@*", (int)b[key_start])) {
-            action = (char)b[key_start];
+        if (key_start < equals && B(key_start) < 128 && B(key_start) != 0 && strchr("+.-!@*", (int)B(key_start))) {
+            action = (char)B(key_start);
             key_start++;
         }
         Py_ssize_t key_end = equals;
-        while (key_end > key_start && is_cpp_space(b[key_end - 1])) {
+        while (key_end > key_start && is_cpp_space(B(key_end - 1))) {
             key_end--;
         }
-        if (!name_equals(b + key_start, key_end - key_start, names->key, names->key_size)) {
+        if (!name_equals(&line, key_start, key_end - key_start, names->key, names->key_size)) {
             continue;
         }
         Py_ssize_t value_start = equals + 1;
-        while (value_start < size && is_cpp_space(b[value_start])) {
+        while (value_start < size && is_cpp_space(B(value_start))) {
             value_start++;
         }
-        KeyLine found = {action, b + value_start, size - value_start, start, end};
-        if (found.value_size > 0 && found.value[0] == '"') {
-            if (quoted_string(found.value, found.value_size, &unquoted) < 0) {
+        KeyLine found = {action, &line, value_start, size - value_start, start, end};
+        if (found.value_size > 0 && B(value_start) == '"') {
+            if (quoted_string(&line, value_start, found.value_size, &unquoted) < 0) {
                 goto done;
             }
-            found.value = unquoted.data;
+            found.chars = &unquoted;
+            found.from = 0;
             found.value_size = unquoted.size;
         }
         int handled = handler(context, &found);
@@ -526,11 +567,10 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, v
         Py_ssize_t next = 0;
         Py_ssize_t end = physical_end(text, p, &next);
         line.size = 0;
-        if (buffer_reserve(&line, end - start) < 0) {
-            goto done;
-        }
         for (Py_ssize_t index = start; index < end; index++) {
-            line.data[line.size++] = AT(text, index);
+            if (buffer_add(&line, AT(text, index)) < 0) {
+                goto done;
+            }
         }
         /* a line with a character but blanks whose last one is '\' takes the next line, and so on while the line
          * taken is blank or ends in '\' too (ConfigFile.ReadIntoSections) */
@@ -538,11 +578,10 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, v
             while (next < text->size) {
                 Py_ssize_t following_start = next;
                 Py_ssize_t following_end = physical_end(text, next, &next);
-                if (buffer_reserve(&line, following_end - following_start) < 0) {
-                    goto done;
-                }
                 for (Py_ssize_t index = following_start; index < following_end; index++) {
-                    line.data[line.size++] = AT(text, index);
+                    if (buffer_add(&line, AT(text, index)) < 0) {
+                        goto done;
+                    }
                 }
                 end = following_end;
                 if (ends_in_backslash(text, following_start, following_end) == 0) {
@@ -551,77 +590,76 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, v
             }
         }
         p = next;
-        const Py_UCS4 *b = line.data;
         Py_ssize_t size = line.size;
         Py_ssize_t first = 0;
-        while (first < size && is_blank(b[first])) {
+        while (first < size && is_blank(B(first))) {
             first++;
         }
         if (first == size) {
             continue;
         }
         Py_ssize_t last = size;
-        while (last > first && is_blank(b[last - 1])) {
+        while (last > first && is_blank(B(last - 1))) {
             last--;
         }
-        if (b[first] == ';' || (b[first] == '/' && first + 1 < size && b[first + 1] == '/')) {
+        if (B(first) == ';' || (B(first) == '/' && first + 1 < size && B(first + 1) == '/')) {
             continue;
         }
-        if (b[first] == '[') {
-            in_section = b[last - 1] == ']' && last - 1 > first &&
-                         name_equals(b + first + 1, last - first - 2, names->section, names->section_size);
+        if (B(first) == '[') {
+            in_section = B(last - 1) == ']' && last - 1 > first &&
+                         name_equals(&line, first + 1, last - first - 2, names->section, names->section_size);
             continue;
         }
         if (!in_section) {
             continue;
         }
         Py_ssize_t equals = first;
-        while (equals < last && b[equals] != '=') {
+        while (equals < last && B(equals) != '=') {
             equals++;
         }
         int has_equals = equals < last;
-        if (!has_equals && b[first] != '!') {
+        if (!has_equals && B(first) != '!') {
             continue;
         }
         Py_ssize_t key_start = first;
         char action = 0;
-        if (b[first] == '+' || b[first] == '-' || b[first] == '!') {
-            action = (char)b[first];
+        if (B(first) == '+' || B(first) == '-' || B(first) == '!') {
+            action = (char)B(first);
             key_start++;
-            while (key_start < size && is_blank(b[key_start])) {
+            while (key_start < size && is_blank(B(key_start))) {
                 key_start++;
             }
         }
-        KeyLine found = {action, b, 0, start, end};
+        KeyLine found = {action, &line, 0, 0, start, end};
         if (action == '!' && !has_equals) { /* '!Key': the rest of the line, stripped of any whitespace */
             Py_ssize_t key_end = size;
-            while (key_start < key_end && Py_UNICODE_ISSPACE(b[key_start])) {
+            while (key_start < key_end && Py_UNICODE_ISSPACE(B(key_start))) {
                 key_start++;
             }
-            while (key_end > key_start && Py_UNICODE_ISSPACE(b[key_end - 1])) {
+            while (key_end > key_start && Py_UNICODE_ISSPACE(B(key_end - 1))) {
                 key_end--;
             }
-            if (!name_equals(b + key_start, key_end - key_start, names->key, names->key_size)) {
+            if (!name_equals(&line, key_start, key_end - key_start, names->key, names->key_size)) {
                 continue;
             }
         } else {
             Py_ssize_t key_end = equals;
-            while (key_end > key_start && is_blank(b[key_end - 1])) {
+            while (key_end > key_start && is_blank(B(key_end - 1))) {
                 key_end--;
             }
-            if (key_start >= equals || !name_equals(b + key_start, key_end - key_start, names->key, names->key_size)) {
+            if (key_start >= equals || !name_equals(&line, key_start, key_end - key_start, names->key, names->key_size)) {
                 continue;
             }
             Py_ssize_t value_start = equals + 1;
-            while (value_start < last && is_blank(b[value_start])) {
+            while (value_start < last && is_blank(B(value_start))) {
                 value_start++;
             }
             Py_ssize_t value_end = last;
-            if (value_end >= value_start + 2 && b[value_start] == '"' && b[value_end - 1] == '"') {
+            if (value_end >= value_start + 2 && B(value_start) == '"' && B(value_end - 1) == '"') {
                 value_start++;
                 value_end--;
             }
-            found.value = b + value_start;
+            found.from = value_start;
             found.value_size = value_end - value_start;
         }
         int handled = handler(context, &found);
@@ -638,42 +676,30 @@ done:
 
 typedef int (*Walker)(const Text *, const Names *, LineHandler, void *);
 
-/* Values as str, the last one made kept so that runs of equal values share one object. */
-typedef struct {
-    PyObject *last;
-} Values;
-
-static PyObject *value_object(Values *values, const Py_UCS4 *data, Py_ssize_t size) {
-    PyObject *last = values->last;
-    if (last != NULL && PyUnicode_GET_LENGTH(last) == size) {
-        int kind = PyUnicode_KIND(last);
-        const void *last_data = PyUnicode_DATA(last);
-        Py_ssize_t index = 0;
-        while (index < size && PyUnicode_READ(kind, last_data, index) == data[index]) {
-            index++;
-        }
-        if (index == size) {
-            Py_INCREF(last);
-            return last;
-        }
-    }
-    PyObject *made = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, data, size);
-    if (made == NULL) {
-        return NULL;
-    }
-    Py_XDECREF(values->last);
-    Py_INCREF(made);
-    values->last = made;
-    return made;
-}
-
 /* Distinct values ------------------------------------------------------------------------------------------------ */
 
-/* Each distinct value (str) once, with the last place that holds it (-1: none) and how many places do: open
- * addressing over the values' own hashes. */
+/* A value: size characters of a buffer from "from". */
 typedef struct {
-    PyObject *text;
-    Py_hash_t hash;
+    const Buffer *chars;
+    Py_ssize_t from;
+    Py_ssize_t size;
+} Span;
+
+static uint64_t span_hash(const Span *value) {
+    uint64_t hash = 0xcbf29ce484222325u; /* FNV-1a over the code points */
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        hash = (hash ^ (uint64_t)BUF_AT(value->chars, value->from + index)) * 0x100000001b3u;
+    }
+    return hash;
+}
+
+/* Each distinct value once, its characters in an arena (no Python object a value: a million distinct values take
+ * about 50 bytes each), with the last place that holds it (-1: none) and how many places do; open addressing. */
+typedef struct {
+    int64_t at; /* its first byte in the arena */
+    int32_t size;
+    int32_t kind;
+    uint64_t hash;
     int32_t head;
     int32_t count;
 } Distinct;
@@ -684,16 +710,35 @@ typedef struct {
     Py_ssize_t capacity;
     int32_t *slots; /* -1: empty */
     Py_ssize_t slot_count;
+    char *arena;
+    Py_ssize_t arena_size;
+    Py_ssize_t arena_capacity;
 } Table;
+
+static int grow(void **data, Py_ssize_t *capacity, Py_ssize_t needed, size_t item) {
+    if (needed <= *capacity) {
+        return 0;
+    }
+    Py_ssize_t wanted = *capacity ? *capacity : 64;
+    while (wanted < needed) {
+        wanted += wanted / 2;
+    }
+    void *grown = PyMem_Realloc(*data, (size_t)wanted * item);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *data = grown;
+    *capacity = wanted;
+    return 0;
+}
 
 /* Empties the table; its slots are made again to the next values' measure when they were many, so that a reset
  * costs no more than the values it drops. */
 static void table_reset(Table *table) {
     Py_ssize_t used = table->size;
-    for (Py_ssize_t index = 0; index < used; index++) {
-        Py_DECREF(table->distinct[index].text);
-    }
     table->size = 0;
+    table->arena_size = 0;
     if (table->slots == NULL || used == 0) {
         return;
     }
@@ -707,13 +752,30 @@ static void table_reset(Table *table) {
 }
 
 static void table_free(Table *table) {
-    table_reset(table);
     PyMem_Free(table->distinct);
     PyMem_Free(table->slots);
+    PyMem_Free(table->arena);
 }
 
-/* The index of a value (-1: not there), or -2 on an error. */
-static int32_t table_find(Table *table, PyObject *text, Py_hash_t hash) {
+static int table_equals(const Table *table, const Distinct *entry, const Span *value) {
+    if (entry->size != value->size) {
+        return 0;
+    }
+    const char *stored = table->arena + entry->at;
+    if (entry->kind == value->chars->kind) {
+        return memcmp(stored, value->chars->data + value->from * entry->kind,
+                      (size_t)entry->size * (size_t)entry->kind) == 0;
+    }
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        if (PyUnicode_READ(entry->kind, stored, index) != BUF_AT(value->chars, value->from + index)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The index of a value, or -1: not there. */
+static int32_t table_find(const Table *table, const Span *value, uint64_t hash) {
     if (table->slots == NULL) {
         return -1;
     }
@@ -724,18 +786,9 @@ static int32_t table_find(Table *table, PyObject *text, Py_hash_t hash) {
         if (index < 0) {
             return -1;
         }
-        Distinct *entry = &table->distinct[index];
-        if (entry->hash == hash) {
-            if (entry->text == text) {
-                return index;
-            }
-            int equal = PyUnicode_Compare(entry->text, text);
-            if (equal == -1 && PyErr_Occurred()) {
-                return -2;
-            }
-            if (equal == 0) {
-                return index;
-            }
+        const Distinct *entry = &table->distinct[index];
+        if (entry->hash == hash && table_equals(table, entry, value)) {
+            return index;
         }
         slot = (slot + 1) & mask;
     }
@@ -767,31 +820,37 @@ static int table_grow_slots(Table *table) {
 }
 
 /* The index of a value, added when new; -1 on an error. */
-static int32_t table_intern(Table *table, PyObject *text, Py_hash_t hash) {
-    int32_t found = table_find(table, text, hash);
-    if (found != -1) {
-        return found == -2 ? -1 : found;
+static int32_t table_intern(Table *table, const Span *value, uint64_t hash) {
+    int32_t found = table_find(table, value, hash);
+    if (found >= 0) {
+        return found;
+    }
+    if (table->size >= INT32_MAX - 1 || value->size >= INT32_MAX) {
+        PyErr_SetString(PyExc_MemoryError, "too many distinct values");
+        return -1;
     }
     if ((table->size + 1) * 2 > table->slot_count && table_grow_slots(table) < 0) {
         return -1;
     }
-    if (table->size >= INT32_MAX - 1) {
-        PyErr_SetString(PyExc_MemoryError, "too many distinct values");
+    if (grow((void **)&table->distinct, &table->capacity, table->size + 1, sizeof(Distinct)) < 0) {
         return -1;
     }
-    if (table->size == table->capacity) {
-        Py_ssize_t capacity = table->capacity ? table->capacity * 2 : 64;
-        Distinct *grown = PyMem_Realloc(table->distinct, (size_t)capacity * sizeof(Distinct));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        table->distinct = grown;
-        table->capacity = capacity;
+    Py_UCS4 widest = 0;
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        Py_UCS4 c = BUF_AT(value->chars, value->from + index);
+        widest = c > widest ? c : widest;
+    }
+    int kind = widest > 0xFFFF ? 4 : widest > 0xFF ? 2 : 1;
+    if (grow((void **)&table->arena, &table->arena_capacity, table->arena_size + value->size * kind + 1, 1) < 0) {
+        return -1;
+    }
+    char *stored = table->arena + table->arena_size;
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        PyUnicode_WRITE(kind, stored, index, BUF_AT(value->chars, value->from + index));
     }
     int32_t index = (int32_t)table->size++;
-    Py_INCREF(text);
-    table->distinct[index] = (Distinct){text, hash, -1, 0};
+    table->distinct[index] = (Distinct){table->arena_size, (int32_t)value->size, kind, hash, -1, 0};
+    table->arena_size += value->size * kind;
     size_t mask = (size_t)table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
     while (table->slots[slot] >= 0) {
@@ -799,6 +858,14 @@ static int32_t table_intern(Table *table, PyObject *text, Py_hash_t hash) {
     }
     table->slots[slot] = index;
     return index;
+}
+
+static PyObject *table_value(const Table *table, int32_t index) {
+    const Distinct *entry = &table->distinct[index];
+    if (entry->size == 0) {
+        return PyUnicode_New(0, 0);
+    }
+    return PyUnicode_FromKindAndData(entry->kind, table->arena + entry->at, entry->size);
 }
 
 /* The engine's merge --------------------------------------------------------------------------------------------- */
@@ -820,7 +887,6 @@ typedef struct {
     Py_ssize_t live;
     int structs;
     int64_t document;
-    Values values;
 } EngineMerge;
 
 static void engine_reset(EngineMerge *merge) {
@@ -832,7 +898,6 @@ static void engine_reset(EngineMerge *merge) {
 static void engine_free(EngineMerge *merge) {
     table_free(&merge->table);
     PyMem_Free(merge->places);
-    Py_XDECREF(merge->values.last);
 }
 
 static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
@@ -840,15 +905,8 @@ static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
         PyErr_SetString(PyExc_MemoryError, "too many values");
         return -1;
     }
-    if (merge->size == merge->capacity) {
-        Py_ssize_t capacity = merge->capacity ? merge->capacity * 2 : 256;
-        Place *grown = PyMem_Realloc(merge->places, (size_t)capacity * sizeof(Place));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        merge->places = grown;
-        merge->capacity = capacity;
+    if (grow((void **)&merge->places, &merge->capacity, merge->size + 1, sizeof(Place)) < 0) {
+        return -1;
     }
     Distinct *entry = &merge->table.distinct[value];
     merge->places[merge->size] = (Place){value, entry->head, ref};
@@ -886,69 +944,36 @@ static int engine_line_merged(void *context, const KeyLine *line) {
         engine_reset(merge);
         return 0;
     }
-    PyObject *text = value_object(&merge->values, line->value, line->value_size);
-    if (text == NULL) {
-        return -1;
-    }
-    Py_hash_t hash = PyObject_Hash(text);
-    int result = -1;
-    int64_t ref = (merge->document << 40) | (int64_t)line->start;
-    if (hash == -1) {
-        goto done;
-    }
+    Span value = {line->chars, line->from, line->value_size};
+    uint64_t hash = span_hash(&value);
     if (action == '-') {
-        int32_t found = table_find(&merge->table, text, hash);
-        if (found == -2) {
-            goto done;
-        }
+        int32_t found = table_find(&merge->table, &value, hash);
         if (found >= 0 && merge->table.distinct[found].count > 0) {
             engine_take_out(merge, found);
         }
-        result = 0;
-        goto done;
+        return 0;
     }
-    int32_t value = table_intern(&merge->table, text, hash);
-    if (value < 0) {
-        goto done;
+    int32_t index = table_intern(&merge->table, &value, hash);
+    if (index < 0) {
+        return -1;
     }
-    if (action == '+' && merge->table.distinct[value].count > 0) {
-        result = 0; /* AddUnique: already there */
-        goto done;
+    if (action == '+' && merge->table.distinct[index].count > 0) {
+        return 0; /* AddUnique: already there */
     }
     if (action == 0 && merge->live > 0) { /* Find gives the last pair: its value replaced */
         engine_take_out(merge, merge->places[merge->size - 1].value);
     }
-    result = engine_append(merge, value, ref);
-done:
-    Py_DECREF(text);
-    return result;
+    return engine_append(merge, index, (merge->document << 40) | (int64_t)line->start);
 }
 
 /* UnrealBuildTool's merge --------------------------------------------------------------------------------------- */
 
-/* str.lower() of a value, as unreal_ini compares '-' lines (any case). */
-static PyObject *lowered(PyObject *text) {
-    if (PyUnicode_IS_ASCII(text)) {
-        Py_ssize_t size = PyUnicode_GET_LENGTH(text);
-        const Py_UCS1 *data = PyUnicode_1BYTE_DATA(text);
-        Py_ssize_t index = 0;
-        while (index < size && !(data[index] >= 'A' && data[index] <= 'Z')) {
-            index++;
-        }
-        if (index == size) {
-            Py_INCREF(text);
-            return text;
-        }
-    }
-    return PyObject_CallMethod(text, "lower", NULL);
-}
-
-/* ConfigHierarchySection's list of values: each place holds its value (NULL once removed), the index of its value
- * in any case (the table holds the lowered values) and the place before it with that value in any case, so that a
- * '-' line takes out every one of them by its chain; a place is taken out once. When only the first value is asked,
- * equal lines in a row are one place (a '-' line takes all of them or none). */
+/* ConfigHierarchySection's list of values: each place names its value as written (-1 once removed), the value in
+ * lower case (unreal_ini compares '-' lines with str.lower()) and the place before it with that lowered value, so
+ * that a '-' line takes out every one of them by its chain; a place is taken out once. When only the first value
+ * is asked, equal lines in a row are one place (a '-' line takes all of them or none). */
 typedef struct {
-    PyObject *value;
+    int32_t value;
     int32_t lowered;
     int32_t previous;
     int64_t ref;
@@ -958,25 +983,65 @@ typedef struct {
     UbtPlace *places;
     Py_ssize_t size;
     Py_ssize_t capacity;
-    Table table;
+    Table values;
+    Table lowered;
+    Buffer scratch;
     int everything;
     int64_t document;
-    Values values;
 } UbtMerge;
 
 static void ubt_clear(UbtMerge *merge) {
-    for (Py_ssize_t index = 0; index < merge->size; index++) {
-        Py_XDECREF(merge->places[index].value);
-    }
     merge->size = 0;
-    table_reset(&merge->table);
+    table_reset(&merge->values);
+    table_reset(&merge->lowered);
 }
 
 static void ubt_free(UbtMerge *merge) {
-    ubt_clear(merge);
-    table_free(&merge->table);
+    table_free(&merge->values);
+    table_free(&merge->lowered);
     PyMem_Free(merge->places);
-    Py_XDECREF(merge->values.last);
+    PyMem_Free(merge->scratch.data);
+}
+
+/* The index of a value in lower case in the table of lowered values, added when new; -1 on an error. ASCII is
+ * lowered here; any other value by str.lower(), as unreal_ini lowers it. */
+static int32_t ubt_lowered(UbtMerge *merge, const Span *value, int add, int32_t *index) {
+    Buffer *scratch = &merge->scratch;
+    scratch->size = 0;
+    PyObject *object = NULL;
+    Buffer view = {0};
+    Span lowered = {scratch, 0, value->size};
+    int ascii = 1;
+    for (Py_ssize_t at = 0; at < value->size; at++) {
+        Py_UCS4 c = BUF_AT(value->chars, value->from + at);
+        if (c >= 128) {
+            ascii = 0;
+            break;
+        }
+        if (buffer_add(scratch, (c >= 'A' && c <= 'Z') ? c + 32 : c) < 0) {
+            return -1;
+        }
+    }
+    if (!ascii) {
+        PyObject *text = PyUnicode_FromKindAndData(value->chars->kind, value->chars->data + value->from * value->chars->kind,
+                                                   value->size);
+        if (text == NULL) {
+            return -1;
+        }
+        object = PyObject_CallMethod(text, "lower", NULL);
+        Py_DECREF(text);
+        if (object == NULL) {
+            return -1;
+        }
+        view.kind = PyUnicode_KIND(object);
+        view.data = PyUnicode_DATA(object);
+        view.size = view.capacity = PyUnicode_GET_LENGTH(object);
+        lowered = (Span){&view, 0, view.size};
+    }
+    uint64_t hash = span_hash(&lowered);
+    *index = add ? table_intern(&merge->lowered, &lowered, hash) : table_find(&merge->lowered, &lowered, hash);
+    Py_XDECREF(object);
+    return (add && *index < 0) ? -1 : 0;
 }
 
 static int ubt_line_merged(void *context, const KeyLine *line) {
@@ -986,73 +1051,50 @@ static int ubt_line_merged(void *context, const KeyLine *line) {
         ubt_clear(merge);
         return 0;
     }
-    PyObject *text = value_object(&merge->values, line->value, line->value_size);
-    if (text == NULL) {
-        return -1;
-    }
-    int result = -1;
-    PyObject *key = lowered(text);
-    if (key == NULL) {
-        goto done;
-    }
-    Py_hash_t hash = PyObject_Hash(key);
-    if (hash == -1) {
-        goto done;
-    }
+    Span value = {line->chars, line->from, line->value_size};
+    int32_t lowered = -1;
     if (action == '-') {
-        int32_t found = table_find(&merge->table, key, hash);
-        if (found == -2) {
-            goto done;
+        if (ubt_lowered(merge, &value, 0, &lowered) < 0) {
+            return -1;
         }
-        if (found >= 0) {
-            Distinct *entry = &merge->table.distinct[found];
+        if (lowered >= 0) {
+            Distinct *entry = &merge->lowered.distinct[lowered];
             for (int32_t place = entry->head; place >= 0; place = merge->places[place].previous) {
-                Py_CLEAR(merge->places[place].value);
+                merge->places[place].value = -1;
             }
             entry->head = -1;
             entry->count = 0;
         }
-        result = 0;
-        goto done;
+        return 0;
     }
     if (action == 0) { /* a plain line replaces every value */
         ubt_clear(merge);
     }
-    int32_t value = table_intern(&merge->table, key, hash);
-    if (value < 0) {
-        goto done;
+    if (ubt_lowered(merge, &value, 1, &lowered) < 0) {
+        return -1;
     }
-    Distinct *entry = &merge->table.distinct[value];
+    int32_t written = table_intern(&merge->values, &value, span_hash(&value));
+    if (written < 0) {
+        return -1;
+    }
+    Distinct *entry = &merge->lowered.distinct[lowered];
     if (!merge->everything && merge->size > 0 && entry->head == merge->size - 1 &&
-        merge->places[merge->size - 1].value == text) {
-        result = 0; /* the same value again: one place with the first line */
-        goto done;
+        merge->places[merge->size - 1].value == written) {
+        return 0; /* the same value again: one place with the first line */
     }
     if (merge->size >= INT32_MAX - 1) {
         PyErr_SetString(PyExc_MemoryError, "too many values");
-        goto done;
+        return -1;
     }
-    if (merge->size == merge->capacity) {
-        Py_ssize_t capacity = merge->capacity ? merge->capacity * 2 : 256;
-        UbtPlace *grown = PyMem_Realloc(merge->places, (size_t)capacity * sizeof(UbtPlace));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        merge->places = grown;
-        merge->capacity = capacity;
+    if (grow((void **)&merge->places, &merge->capacity, merge->size + 1, sizeof(UbtPlace)) < 0) {
+        return -1;
     }
-    Py_INCREF(text);
     merge->places[merge->size] =
-        (UbtPlace){text, value, entry->head, (merge->document << 40) | (int64_t)line->start};
+        (UbtPlace){written, lowered, entry->head, (merge->document << 40) | (int64_t)line->start};
     entry->head = (int32_t)merge->size;
     entry->count++;
     merge->size++;
-    result = 0;
-done:
-    Py_XDECREF(key);
-    Py_DECREF(text);
-    return result;
+    return 0;
 }
 
 /* The module -------------------------------------------------------------------------------------------------------- */
@@ -1074,7 +1116,10 @@ static int text_of(PyObject *object, Text *text) {
 
 /* Adds (value, text index, offset) to the list of values found. */
 static int found_add(PyObject *found, PyObject *value, int64_t ref) {
-    PyObject *item = Py_BuildValue("(OLL)", value, (long long)(ref >> 40), (long long)(ref & (((int64_t)1 << 40) - 1)));
+    if (value == NULL) {
+        return -1;
+    }
+    PyObject *item = Py_BuildValue("(NLL)", value, (long long)(ref >> 40), (long long)(ref & (((int64_t)1 << 40) - 1)));
     if (item == NULL) {
         return -1;
     }
@@ -1116,8 +1161,7 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
                 goto engine_done;
             }
             merge.document = index;
-            int walked = engine_walk(&text, &names, engine_line_merged, &merge);
-            if (walked < 0) {
+            if (engine_walk(&text, &names, engine_line_merged, &merge) < 0) {
                 goto engine_done;
             }
             if (merge.structs) {
@@ -1131,10 +1175,7 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
         }
         for (Py_ssize_t index = everything ? 0 : merge.size - 1; index >= 0 && index < merge.size; index++) {
             Place *place = &merge.places[index];
-            if (place->value < 0) {
-                continue;
-            }
-            if (found_add(result, merge.table.distinct[place->value].text, place->ref) < 0) {
+            if (place->value >= 0 && found_add(result, table_value(&merge.table, place->value), place->ref) < 0) {
                 Py_CLEAR(result);
                 goto engine_done;
             }
@@ -1160,10 +1201,10 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
         }
         for (Py_ssize_t index = 0; index < merge.size; index++) {
             UbtPlace *place = &merge.places[index];
-            if (place->value == NULL) {
+            if (place->value < 0) {
                 continue;
             }
-            if (found_add(result, place->value, place->ref) < 0) {
+            if (found_add(result, table_value(&merge.values, place->value), place->ref) < 0) {
                 Py_CLEAR(result);
                 goto ubt_done;
             }
@@ -1198,13 +1239,11 @@ static int last_line_kept(void *context, const KeyLine *line) {
     last->start = line->start;
     last->end = line->end;
     last->value.size = 0;
-    if (buffer_reserve(&last->value, line->value_size) < 0) {
-        return -1;
+    for (Py_ssize_t index = 0; index < line->value_size; index++) {
+        if (buffer_add(&last->value, BUF_AT(line->chars, line->from + index)) < 0) {
+            return -1;
+        }
     }
-    if (line->value_size > 0) {
-        memcpy(last->value.data, line->value, (size_t)line->value_size * sizeof(Py_UCS4));
-    }
-    last->value.size = line->value_size;
     return 0;
 }
 
@@ -1233,7 +1272,8 @@ static PyObject *native_key_line(PyObject *module, PyObject *args) {
         goto done;
     }
     char action[2] = {last.action, 0};
-    PyObject *value = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, last.value.data, last.value.size);
+    PyObject *value = last.value.size ? PyUnicode_FromKindAndData(last.value.kind, last.value.data, last.value.size)
+                                      : PyUnicode_New(0, 0);
     if (value == NULL) {
         goto done;
     }
