@@ -696,13 +696,15 @@ static uint64_t span_hash(const Span *value) {
 /* Each distinct value once, its characters in an arena (no Python object a value: a million distinct values take
  * about 50 bytes each), with the last place that holds it (-1: none) and how many places do; open addressing. */
 typedef struct {
-    int64_t at; /* its first byte in the arena */
+    int64_t at;    /* its first byte in the arena, and its width (1, 2 or 4) from bit 56 */
+    uint32_t hash; /* the low half of span_hash */
     int32_t size;
-    int32_t kind;
-    uint64_t hash;
     int32_t head;
     int32_t count;
 } Distinct;
+
+#define AT_OF(entry) ((entry)->at & (((int64_t)1 << 56) - 1))
+#define KIND_OF(entry) ((int)((entry)->at >> 56))
 
 typedef struct {
     Distinct *distinct;
@@ -761,13 +763,13 @@ static int table_equals(const Table *table, const Distinct *entry, const Span *v
     if (entry->size != value->size) {
         return 0;
     }
-    const char *stored = table->arena + entry->at;
-    if (entry->kind == value->chars->kind) {
-        return memcmp(stored, value->chars->data + value->from * entry->kind,
-                      (size_t)entry->size * (size_t)entry->kind) == 0;
+    const char *stored = table->arena + AT_OF(entry);
+    int kind = KIND_OF(entry);
+    if (kind == value->chars->kind) {
+        return memcmp(stored, value->chars->data + value->from * kind, (size_t)entry->size * (size_t)kind) == 0;
     }
     for (Py_ssize_t index = 0; index < value->size; index++) {
-        if (PyUnicode_READ(entry->kind, stored, index) != BUF_AT(value->chars, value->from + index)) {
+        if (PyUnicode_READ(kind, stored, index) != BUF_AT(value->chars, value->from + index)) {
             return 0;
         }
     }
@@ -787,7 +789,7 @@ static int32_t table_find(const Table *table, const Span *value, uint64_t hash) 
             return -1;
         }
         const Distinct *entry = &table->distinct[index];
-        if (entry->hash == hash && table_equals(table, entry, value)) {
+        if (entry->hash == (uint32_t)hash && table_equals(table, entry, value)) {
             return index;
         }
         slot = (slot + 1) & mask;
@@ -808,7 +810,7 @@ static int table_grow_slots(Table *table) {
     size_t mask = (size_t)count - 1;
     for (Py_ssize_t index = 0; index < table->size; index++) {
         size_t slot = (size_t)table->distinct[index].hash & mask;
-        while (slots[slot] >= 0) {
+        while (slots[slot] >= 0) { /* the slots never outgrow 32 bits of hash: 2**31 values at most */
             slot = (slot + 1) & mask;
         }
         slots[slot] = (int32_t)index;
@@ -849,7 +851,7 @@ static int32_t table_intern(Table *table, const Span *value, uint64_t hash) {
         PyUnicode_WRITE(kind, stored, index, BUF_AT(value->chars, value->from + index));
     }
     int32_t index = (int32_t)table->size++;
-    table->distinct[index] = (Distinct){table->arena_size, (int32_t)value->size, kind, hash, -1, 0};
+    table->distinct[index] = (Distinct){table->arena_size | ((int64_t)kind << 56), (uint32_t)hash, (int32_t)value->size, -1, 0};
     table->arena_size += value->size * kind;
     size_t mask = (size_t)table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
@@ -865,7 +867,7 @@ static PyObject *table_value(const Table *table, int32_t index) {
     if (entry->size == 0) {
         return PyUnicode_New(0, 0);
     }
-    return PyUnicode_FromKindAndData(entry->kind, table->arena + entry->at, entry->size);
+    return PyUnicode_FromKindAndData(KIND_OF(entry), table->arena + AT_OF(entry), entry->size);
 }
 
 /* The engine's merge --------------------------------------------------------------------------------------------- */
@@ -1005,8 +1007,7 @@ static void ubt_free(UbtMerge *merge) {
 
 /* The index of a value in lower case in the table of lowered values, added when new; -1 on an error. ASCII is
  * lowered here; any other value by str.lower(), as unreal_ini lowers it. */
-static int32_t ubt_lowered(UbtMerge *merge, const Span *value, int add, int32_t *index) {
-    Buffer *scratch = &merge->scratch;
+static int32_t ubt_lowered(Buffer *scratch, Table *table, const Span *value, int add, int32_t *index) {
     scratch->size = 0;
     PyObject *object = NULL;
     Buffer view = {0};
@@ -1039,7 +1040,7 @@ static int32_t ubt_lowered(UbtMerge *merge, const Span *value, int add, int32_t 
         lowered = (Span){&view, 0, view.size};
     }
     uint64_t hash = span_hash(&lowered);
-    *index = add ? table_intern(&merge->lowered, &lowered, hash) : table_find(&merge->lowered, &lowered, hash);
+    *index = add ? table_intern(table, &lowered, hash) : table_find(table, &lowered, hash);
     Py_XDECREF(object);
     return (add && *index < 0) ? -1 : 0;
 }
@@ -1054,7 +1055,7 @@ static int ubt_line_merged(void *context, const KeyLine *line) {
     Span value = {line->chars, line->from, line->value_size};
     int32_t lowered = -1;
     if (action == '-') {
-        if (ubt_lowered(merge, &value, 0, &lowered) < 0) {
+        if (ubt_lowered(&merge->scratch, &merge->lowered, &value, 0, &lowered) < 0) {
             return -1;
         }
         if (lowered >= 0) {
@@ -1070,7 +1071,7 @@ static int ubt_line_merged(void *context, const KeyLine *line) {
     if (action == 0) { /* a plain line replaces every value */
         ubt_clear(merge);
     }
-    if (ubt_lowered(merge, &value, 1, &lowered) < 0) {
+    if (ubt_lowered(&merge->scratch, &merge->lowered, &value, 1, &lowered) < 0) {
         return -1;
     }
     int32_t written = table_intern(&merge->values, &value, span_hash(&value));
@@ -1097,6 +1098,81 @@ static int ubt_line_merged(void *context, const KeyLine *line) {
     return 0;
 }
 
+/* Adds (value, text index, offset) to the list of values found. */
+static int found_add(PyObject *found, PyObject *value, int64_t ref) {
+    if (value == NULL) {
+        return -1;
+    }
+    PyObject *item = Py_BuildValue("(NLL)", value, (long long)(ref >> 40), (long long)(ref & (((int64_t)1 << 40) - 1)));
+    if (item == NULL) {
+        return -1;
+    }
+    int failed = PyList_Append(found, item) < 0;
+    Py_DECREF(item);
+    return failed ? -1 : 0;
+}
+
+/* The single value UnrealBuildTool reads (TryGetValue: the first), without the list: three passes, keeping only
+ * the values '-' lines name. The first pass finds the last plain or '!' line (the lines before it count for
+ * nothing); the second, for each value a '-' line names after it (in lower case), its last such line; the third
+ * takes the first value set or added from the last reset on that no later '-' line names. */
+typedef struct {
+    int pass;
+    int64_t sequence; /* the key line's number in the hierarchy */
+    int64_t last_reset;
+    Table removed; /* lowered values; head and count: the number of the last '-' line, low and high half */
+    Buffer scratch;
+    PyObject *found;
+    int64_t document;
+} UbtFirst;
+
+static int ubt_first_line(void *context, const KeyLine *line) {
+    UbtFirst *first = context;
+    int64_t sequence = first->sequence++;
+    char action = line->action;
+    if (first->pass == 1) {
+        if (action == 0 || action == '!') {
+            first->last_reset = sequence;
+        }
+        return 0;
+    }
+    if (sequence < first->last_reset) {
+        return 0;
+    }
+    Span value = {line->chars, line->from, line->value_size};
+    int32_t lowered = -1;
+    if (first->pass == 2) {
+        if (action == '-') {
+            if (ubt_lowered(&first->scratch, &first->removed, &value, 1, &lowered) < 0) {
+                return -1;
+            }
+            first->removed.distinct[lowered].head = (int32_t)(sequence & 0x7FFFFFFF);
+            first->removed.distinct[lowered].count = (int32_t)(sequence >> 31);
+        }
+        return 0;
+    }
+    if (action != 0 && action != '+') {
+        return 0;
+    }
+    if (ubt_lowered(&first->scratch, &first->removed, &value, 0, &lowered) < 0) {
+        return -1;
+    }
+    if (lowered >= 0) {
+        const Distinct *entry = &first->removed.distinct[lowered];
+        if ((((int64_t)entry->count << 31) | entry->head) > sequence) {
+            return 0; /* a '-' line of its value comes after it */
+        }
+    }
+    PyObject *text = line->value_size ? PyUnicode_FromKindAndData(line->chars->kind,
+                                                                 line->chars->data + line->from * line->chars->kind,
+                                                                 line->value_size)
+                                      : PyUnicode_New(0, 0);
+    if (found_add(first->found, text, (first->document << 40) | (int64_t)line->start) < 0) {
+        return -1;
+    }
+    return 1;
+}
+
 /* The module -------------------------------------------------------------------------------------------------------- */
 
 static int text_of(PyObject *object, Text *text) {
@@ -1112,20 +1188,6 @@ static int text_of(PyObject *object, Text *text) {
     text->data = PyUnicode_DATA(object);
     text->size = PyUnicode_GET_LENGTH(object);
     return 0;
-}
-
-/* Adds (value, text index, offset) to the list of values found. */
-static int found_add(PyObject *found, PyObject *value, int64_t ref) {
-    if (value == NULL) {
-        return -1;
-    }
-    PyObject *item = Py_BuildValue("(NLL)", value, (long long)(ref >> 40), (long long)(ref & (((int64_t)1 << 40) - 1)));
-    if (item == NULL) {
-        return -1;
-    }
-    int failed = PyList_Append(found, item) < 0;
-    Py_DECREF(item);
-    return failed ? -1 : 0;
 }
 
 static PyObject *native_key_values(PyObject *module, PyObject *args) {
@@ -1182,6 +1244,34 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
         }
     engine_done:
         engine_free(&merge);
+    } else if (!everything) {
+        UbtFirst first = {0};
+        first.found = PyList_New(0);
+        if (first.found == NULL) {
+            goto first_done;
+        }
+        for (first.pass = 1; first.pass <= 3; first.pass++) {
+            first.sequence = 0;
+            for (Py_ssize_t index = 0; index < count; index++) {
+                Text text;
+                if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
+                    goto first_done;
+                }
+                first.document = index;
+                int walked = ubt_walk(&text, &names, ubt_first_line, &first);
+                if (walked < 0) {
+                    goto first_done;
+                }
+                if (walked > 0) {
+                    break; /* found */
+                }
+            }
+        }
+        result = Py_NewRef(first.found);
+    first_done:
+        Py_XDECREF(first.found);
+        table_free(&first.removed);
+        PyMem_Free(first.scratch.data);
     } else {
         UbtMerge merge = {0};
         merge.everything = everything;
