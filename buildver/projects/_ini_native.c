@@ -176,6 +176,9 @@ typedef struct {
 
 typedef int (*LineHandler)(void *context, const KeyLine *line);
 
+/* A section header: whether it names the asked section, where its line starts and where its text ends. */
+typedef int (*HeaderHandler)(void *context, int asked, Py_ssize_t start, Py_ssize_t end);
+
 /* The engine: ParseLineExtended ------------------------------------------------------------------------------------ */
 
 /* '{a}{b}...' at position, each pair without quotes, bars, backslashes, braces, breaks or slashes inside: the end of
@@ -451,7 +454,8 @@ static int quoted_string(const Buffer *source, Py_ssize_t from, Py_ssize_t size,
 #undef value
 
 /* Every key line of the asked key in the asked section, as CombineFromBuffer takes them (ini_scan.engine_parse). */
-static int engine_walk(const Text *text, const Names *names, LineHandler handler, void *context) {
+static int engine_walk(const Text *text, const Names *names, LineHandler handler, HeaderHandler on_header,
+                       void *context) {
     Buffer line = {0};
     Buffer unquoted = {0};
     int result = -1;
@@ -473,9 +477,12 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
         }
         if (size >= 2 && B(0) == '[' && B(size - 1) == ']') {
             in_section = name_equals(&line, 1, size - 2, names->section, names->section_size);
+            if (on_header != NULL && on_header(context, in_section, start, end) < 0) {
+                goto done;
+            }
             continue;
         }
-        if (!in_section || size == 0 || B(0) == ';') {
+        if (handler == NULL || !in_section || size == 0 || B(0) == ';') {
             continue;
         }
         Py_ssize_t equals = 0;
@@ -557,7 +564,8 @@ static int ends_in_backslash(const Text *text, Py_ssize_t start, Py_ssize_t end)
     return AT(text, end - 1) == '\\';
 }
 
-static int ubt_walk(const Text *text, const Names *names, LineHandler handler, void *context) {
+static int ubt_walk(const Text *text, const Names *names, LineHandler handler, HeaderHandler on_header,
+                    void *context) {
     Buffer line = {0};
     int result = -1;
     int in_section = 0;
@@ -606,11 +614,14 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, v
             continue;
         }
         if (B(first) == '[') {
-            in_section = B(last - 1) == ']' && last - 1 > first &&
-                         name_equals(&line, first + 1, last - first - 2, names->section, names->section_size);
+            int header = B(last - 1) == ']' && last - 1 > first;
+            in_section = header && name_equals(&line, first + 1, last - first - 2, names->section, names->section_size);
+            if (header && on_header != NULL && on_header(context, in_section, start, end) < 0) {
+                goto done;
+            }
             continue;
         }
-        if (!in_section) {
+        if (handler == NULL || !in_section) {
             continue;
         }
         Py_ssize_t equals = first;
@@ -674,7 +685,7 @@ done:
     return result;
 }
 
-typedef int (*Walker)(const Text *, const Names *, LineHandler, void *);
+typedef int (*Walker)(const Text *, const Names *, LineHandler, HeaderHandler, void *);
 
 /* Distinct values ------------------------------------------------------------------------------------------------ */
 
@@ -1223,7 +1234,7 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
                 goto engine_done;
             }
             merge.document = index;
-            if (engine_walk(&text, &names, engine_line_merged, &merge) < 0) {
+            if (engine_walk(&text, &names, engine_line_merged, NULL, &merge) < 0) {
                 goto engine_done;
             }
             if (merge.structs) {
@@ -1258,7 +1269,7 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
                     goto first_done;
                 }
                 first.document = index;
-                int walked = ubt_walk(&text, &names, ubt_first_line, &first);
+                int walked = ubt_walk(&text, &names, ubt_first_line, NULL, &first);
                 if (walked < 0) {
                     goto first_done;
                 }
@@ -1281,7 +1292,7 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
                 goto ubt_done;
             }
             merge.document = index;
-            if (ubt_walk(&text, &names, ubt_line_merged, &merge) < 0) {
+            if (ubt_walk(&text, &names, ubt_line_merged, NULL, &merge) < 0) {
                 goto ubt_done;
             }
         }
@@ -1354,7 +1365,7 @@ static PyObject *native_key_line(PyObject *module, PyObject *args) {
     LastLine last = {0};
     Walker walk = ubt ? ubt_walk : engine_walk;
     PyObject *result = NULL;
-    if (walk(&text, &names, last_line_kept, &last) < 0) {
+    if (walk(&text, &names, last_line_kept, NULL, &last) < 0) {
         goto done;
     }
     if (!last.found) {
@@ -1373,7 +1384,75 @@ done:
     return result;
 }
 
+/* section_headers: the section's last header, and the first header after it on a later line. */
+typedef struct {
+    const Text *text;
+    int has_last;
+    Py_ssize_t last_start;
+    Py_ssize_t last_end;
+    int has_following;
+    Py_ssize_t following;
+    int changes; /* another section starts on the last header's line ('[S]|[T]') */
+    Py_ssize_t scanned;
+    int broken; /* a line break between the last header's start and scanned */
+} Sections;
+
+static int sections_header(void *context, int asked, Py_ssize_t start, Py_ssize_t end) {
+    Sections *sections = context;
+    if (asked) {
+        *sections = (Sections){sections->text, 1, start, end, 0, 0, 0, start, 0};
+        return 0;
+    }
+    if (!sections->has_last || sections->has_following) {
+        return 0;
+    }
+    while (!sections->broken && sections->scanned < start) {
+        sections->broken = is_break(AT(sections->text, sections->scanned));
+        sections->scanned++;
+    }
+    if (sections->broken) {
+        sections->has_following = 1;
+        sections->following = start;
+    } else {
+        sections->changes = 1;
+    }
+    return 0;
+}
+
+static PyObject *native_section_headers(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *object;
+    PyObject *section;
+    int ubt;
+    Names names;
+    Text text;
+    if (!PyArg_ParseTuple(args, "UUp", &object, &section, &ubt)) {
+        return NULL;
+    }
+    if (names_read(&names, section, section) < 0 || text_of(object, &text) < 0) {
+        return NULL;
+    }
+    Sections sections = {0};
+    sections.text = &text;
+    Walker walk = ubt ? ubt_walk : engine_walk;
+    if (walk(&text, &names, NULL, sections_header, &sections) < 0) {
+        return NULL;
+    }
+    if (!sections.has_last) {
+        Py_RETURN_NONE;
+    }
+    if (!sections.has_following) {
+        return Py_BuildValue("(nnOO)", sections.last_start, sections.last_end, Py_None,
+                             sections.changes ? Py_True : Py_False);
+    }
+    return Py_BuildValue("(nnnO)", sections.last_start, sections.last_end, sections.following,
+                         sections.changes ? Py_True : Py_False);
+}
+
 static PyMethodDef ini_methods[] = {
+    {"section_headers", native_section_headers, METH_VARARGS,
+     "section_headers(text, section, ubt): (start and text end of the section's last header, start of the first "
+     "header on a later line or None, whether another header follows on the last one's line), or None."},
     {"key_values", native_key_values, METH_VARARGS,
      "key_values(texts, section, key, ubt, everything): [(value, text index, line start), ...] merged as the reader "
      "merges them (everything false: the single value read), or None for '@' struct keys."},
