@@ -103,7 +103,7 @@ typedef struct {
 } Text;
 
 #define AT(text, index) PyUnicode_READ((text)->kind, (text)->data, (index))
-#define B(index) BUF_AT(&line, (index))
+#define B(index) BUF_AT(read, (index))
 
 static inline int is_break(Py_UCS4 c) { return c == '\r' || c == '\n'; }
 
@@ -113,6 +113,46 @@ static inline int is_cpp_space(Py_UCS4 c) {
 }
 
 static inline int is_blank(Py_UCS4 c) { return c == ' ' || c == '\t'; }
+
+/* Where a run of characters that mean nothing to the engine's line rules ends (at a quote, '|', a backslash, a
+ * brace, '/' or a line break), or, with breaks_only, where the physical line ends: one tight loop a width, since
+ * most of a file is such runs. */
+static unsigned char SPECIAL[128];
+static unsigned char BREAKS[128];
+
+static Py_ssize_t run_end(const Text *text, Py_ssize_t p, int breaks_only) {
+    const unsigned char *stops = breaks_only ? BREAKS : SPECIAL;
+    Py_ssize_t size = text->size;
+    switch (text->kind) {
+    case PyUnicode_1BYTE_KIND: {
+        const Py_UCS1 *data = text->data;
+        while (p < size && (data[p] >= 128 || !stops[data[p]])) {
+            p++;
+        }
+        return p;
+    }
+    case PyUnicode_2BYTE_KIND: {
+        const Py_UCS2 *data = text->data;
+        while (p < size && (data[p] >= 128 || !stops[data[p]])) {
+            p++;
+        }
+        return p;
+    }
+    default: {
+        const Py_UCS4 *data = text->data;
+        while (p < size && (data[p] >= 128 || !stops[data[p]])) {
+            p++;
+        }
+        return p;
+    }
+    }
+}
+
+/* A buffer that is a stretch of the text itself (never written to). */
+static Buffer text_view(const Text *text, Py_ssize_t start, Py_ssize_t end) {
+    Buffer view = {text->kind, (char *)text->data + start * text->kind, end - start, end - start};
+    return view;
+}
 
 /* Names: the asked section and key are plain ASCII (ini_scan.fast_name), compared as Python's str.lower() compares
  * them: ASCII letters in either case, and the Kelvin sign, the one other character whose lower() is ASCII ('k'). */
@@ -466,17 +506,29 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
     }
     while (p < text->size) {
         Py_ssize_t start = p;
-        Py_ssize_t end = 0;
-        p = engine_line(text, p, &line, &end);
-        if (p < 0) {
-            goto done;
+        Py_ssize_t end = run_end(text, p, 0);
+        Buffer view;
+        const Buffer *read = &line;
+        if (end >= text->size || AT(text, end) == '|' || is_break(AT(text, end))) {
+            /* a simple line: its text is its characters */
+            view = text_view(text, start, end);
+            read = &view;
+            p = end;
+            while (p < text->size && (AT(text, p) == '|' || is_break(AT(text, p)))) {
+                p++;
+            }
+        } else {
+            p = engine_line(text, p, &line, &end);
+            if (p < 0) {
+                goto done;
+            }
         }
-        Py_ssize_t size = line.size;
+        Py_ssize_t size = read->size;
         while (size > 0 && is_cpp_space(B(size - 1))) {
             size--;
         }
         if (size >= 2 && B(0) == '[' && B(size - 1) == ']') {
-            in_section = name_equals(&line, 1, size - 2, names->section, names->section_size);
+            in_section = name_equals(read, 1, size - 2, names->section, names->section_size);
             if (on_header != NULL && on_header(context, in_section, start, end) < 0) {
                 goto done;
             }
@@ -508,16 +560,16 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
         while (key_end > key_start && is_cpp_space(B(key_end - 1))) {
             key_end--;
         }
-        if (!name_equals(&line, key_start, key_end - key_start, names->key, names->key_size)) {
+        if (!name_equals(read, key_start, key_end - key_start, names->key, names->key_size)) {
             continue;
         }
         Py_ssize_t value_start = equals + 1;
         while (value_start < size && is_cpp_space(B(value_start))) {
             value_start++;
         }
-        KeyLine found = {action, &line, value_start, size - value_start, start, end};
+        KeyLine found = {action, read, value_start, size - value_start, start, end};
         if (found.value_size > 0 && B(value_start) == '"') {
-            if (quoted_string(&line, value_start, found.value_size, &unquoted) < 0) {
+            if (quoted_string(read, value_start, found.value_size, &unquoted) < 0) {
                 goto done;
             }
             found.chars = &unquoted;
@@ -541,10 +593,7 @@ done:
 
 /* The end of the physical line from position (before its break), and where the next one starts (*next). */
 static Py_ssize_t physical_end(const Text *text, Py_ssize_t position, Py_ssize_t *next) {
-    Py_ssize_t p = position;
-    while (p < text->size && !is_break(AT(text, p))) {
-        p++;
-    }
+    Py_ssize_t p = run_end(text, position, 1);
     Py_ssize_t end = p;
     if (p < text->size) {
         p += (AT(text, p) == '\r' && p + 1 < text->size && AT(text, p + 1) == '\n') ? 2 : 1;
@@ -574,15 +623,18 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
         Py_ssize_t start = p;
         Py_ssize_t next = 0;
         Py_ssize_t end = physical_end(text, p, &next);
-        line.size = 0;
-        for (Py_ssize_t index = start; index < end; index++) {
-            if (buffer_add(&line, AT(text, index)) < 0) {
-                goto done;
-            }
-        }
+        Buffer view = text_view(text, start, end);
+        const Buffer *read = &view;
         /* a line with a character but blanks whose last one is '\' takes the next line, and so on while the line
          * taken is blank or ends in '\' too (ConfigFile.ReadIntoSections) */
         if (ends_in_backslash(text, start, end) == 1) {
+            line.size = 0;
+            read = &line;
+            for (Py_ssize_t index = start; index < end; index++) {
+                if (buffer_add(&line, AT(text, index)) < 0) {
+                    goto done;
+                }
+            }
             while (next < text->size) {
                 Py_ssize_t following_start = next;
                 Py_ssize_t following_end = physical_end(text, next, &next);
@@ -598,7 +650,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
             }
         }
         p = next;
-        Py_ssize_t size = line.size;
+        Py_ssize_t size = read->size;
         Py_ssize_t first = 0;
         while (first < size && is_blank(B(first))) {
             first++;
@@ -615,7 +667,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
         }
         if (B(first) == '[') {
             int header = B(last - 1) == ']' && last - 1 > first;
-            in_section = header && name_equals(&line, first + 1, last - first - 2, names->section, names->section_size);
+            in_section = header && name_equals(read, first + 1, last - first - 2, names->section, names->section_size);
             if (header && on_header != NULL && on_header(context, in_section, start, end) < 0) {
                 goto done;
             }
@@ -641,7 +693,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
                 key_start++;
             }
         }
-        KeyLine found = {action, &line, 0, 0, start, end};
+        KeyLine found = {action, read, 0, 0, start, end};
         if (action == '!' && !has_equals) { /* '!Key': the rest of the line, stripped of any whitespace */
             Py_ssize_t key_end = size;
             while (key_start < key_end && Py_UNICODE_ISSPACE(B(key_start))) {
@@ -650,7 +702,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
             while (key_end > key_start && Py_UNICODE_ISSPACE(B(key_end - 1))) {
                 key_end--;
             }
-            if (!name_equals(&line, key_start, key_end - key_start, names->key, names->key_size)) {
+            if (!name_equals(read, key_start, key_end - key_start, names->key, names->key_size)) {
                 continue;
             }
         } else {
@@ -658,7 +710,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
             while (key_end > key_start && is_blank(B(key_end - 1))) {
                 key_end--;
             }
-            if (key_start >= equals || !name_equals(&line, key_start, key_end - key_start, names->key, names->key_size)) {
+            if (key_start >= equals || !name_equals(read, key_start, key_end - key_start, names->key, names->key_size)) {
                 continue;
             }
             Py_ssize_t value_start = equals + 1;
@@ -1123,10 +1175,10 @@ static int found_add(PyObject *found, PyObject *value, int64_t ref) {
     return failed ? -1 : 0;
 }
 
-/* The single value UnrealBuildTool reads (TryGetValue: the first), without the list: three passes, keeping only
- * the values '-' lines name. The first pass finds the last plain or '!' line (the lines before it count for
- * nothing); the second, for each value a '-' line names after it (in lower case), its last such line; the third
- * takes the first value set or added from the last reset on that no later '-' line names. */
+/* The single value UnrealBuildTool reads (TryGetValue: the first), without the list: two passes, keeping only
+ * the values '-' lines name. The first finds the last plain or '!' line (the lines before it count for nothing)
+ * and, for each value a '-' line names after it (in lower case), its last such line; the second takes the first
+ * value set or added from the last reset on that no later '-' line names. */
 typedef struct {
     int pass;
     int64_t sequence; /* the key line's number in the hierarchy */
@@ -1141,19 +1193,13 @@ static int ubt_first_line(void *context, const KeyLine *line) {
     UbtFirst *first = context;
     int64_t sequence = first->sequence++;
     char action = line->action;
+    Span value = {line->chars, line->from, line->value_size};
+    int32_t lowered = -1;
     if (first->pass == 1) {
         if (action == 0 || action == '!') {
             first->last_reset = sequence;
-        }
-        return 0;
-    }
-    if (sequence < first->last_reset) {
-        return 0;
-    }
-    Span value = {line->chars, line->from, line->value_size};
-    int32_t lowered = -1;
-    if (first->pass == 2) {
-        if (action == '-') {
+            table_reset(&first->removed); /* the '-' lines before it name values it took out already */
+        } else if (action == '-') {
             if (ubt_lowered(&first->scratch, &first->removed, &value, 1, &lowered) < 0) {
                 return -1;
             }
@@ -1162,7 +1208,7 @@ static int ubt_first_line(void *context, const KeyLine *line) {
         }
         return 0;
     }
-    if (action != 0 && action != '+') {
+    if (sequence < first->last_reset || (action != 0 && action != '+')) {
         return 0;
     }
     if (ubt_lowered(&first->scratch, &first->removed, &value, 0, &lowered) < 0) {
@@ -1261,8 +1307,8 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
         if (first.found == NULL) {
             goto first_done;
         }
-        for (first.pass = 1; first.pass <= 3; first.pass++) {
-            first.sequence = 0;
+        for (first.pass = 1; first.pass <= 2 && !(first.pass == 2 && first.sequence == 0); first.pass++) {
+            first.sequence = 0; /* the second pass only when the first met a line of the key */
             for (Py_ssize_t index = 0; index < count; index++) {
                 Text text;
                 if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
@@ -1470,4 +1516,11 @@ static struct PyModuleDef ini_module = {
     .m_methods = ini_methods,
 };
 
-PyMODINIT_FUNC PyInit__ini_native(void) { return PyModule_Create(&ini_module); }
+PyMODINIT_FUNC PyInit__ini_native(void) {
+    const char *special = "\"|\\{}/\r\n";
+    for (const char *c = special; *c; c++) {
+        SPECIAL[(unsigned char)*c] = 1;
+    }
+    BREAKS['\r'] = BREAKS['\n'] = 1;
+    return PyModule_Create(&ini_module);
+}
