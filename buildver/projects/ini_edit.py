@@ -162,7 +162,9 @@ class _Writer:
         text = self.text
         line = line_number(text, start)
         last = line_number(text, max(start, end - 1), start, line)
-        return _KeyLine(IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start))
+        return _KeyLine(
+            IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start)
+        )
 
     def _sections(self, reader: IniReader) -> _Sections:
         """The section's last header in the reader's reading, and the first header on a line after it."""
