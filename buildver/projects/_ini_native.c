@@ -635,6 +635,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
                     goto done;
                 }
             }
+            int complete = 0;
             while (next < text->size) {
                 Py_ssize_t following_start = next;
                 Py_ssize_t following_end = physical_end(text, next, &next);
@@ -645,8 +646,12 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
                 }
                 end = following_end;
                 if (ends_in_backslash(text, following_start, following_end) == 0) {
+                    complete = 1;
                     break;
                 }
+            }
+            if (!complete) {
+                end = text->size; /* the end of the text after a last line break ends it, as ini_scan's _ULL reads */
             }
         }
         p = next;
@@ -944,25 +949,115 @@ typedef struct {
     int64_t ref;
 } Place;
 
+/* Leftist heaps of places, in one pool: a value's places (the greatest on top: '-' takes the last equal value) and
+ * a struct token's places (the least on top: a line with the token replaces the first value that has it). Entries
+ * are checked when they come to the top (a place may have been taken out or given another value since). */
+typedef struct {
+    int32_t place;
+    int32_t left;
+    int32_t right;
+    int32_t rank;
+} Node;
+
+typedef struct {
+    Node *nodes;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+} Heaps;
+
+static inline int32_t heap_rank(const Heaps *heaps, int32_t node) { return node < 0 ? 0 : heaps->nodes[node].rank; }
+
+/* Merges two heaps (greatest: the greatest place on top, else the least); the depth of the recursion is bounded
+ * by the two right spines, at most 2 log2 of the heaps' sizes. */
+static int32_t heap_merge(Heaps *heaps, int32_t a, int32_t b, int greatest) {
+    if (a < 0) {
+        return b;
+    }
+    if (b < 0) {
+        return a;
+    }
+    Node *nodes = heaps->nodes;
+    if (greatest ? nodes[b].place > nodes[a].place : nodes[b].place < nodes[a].place) {
+        int32_t swap = a;
+        a = b;
+        b = swap;
+    }
+    int32_t right = heap_merge(heaps, heaps->nodes[a].right, b, greatest);
+    nodes = heaps->nodes;
+    nodes[a].right = right;
+    if (heap_rank(heaps, nodes[a].left) < heap_rank(heaps, right)) {
+        nodes[a].right = nodes[a].left;
+        nodes[a].left = right;
+    }
+    nodes[a].rank = heap_rank(heaps, nodes[a].right) + 1;
+    return a;
+}
+
+/* Pushes a place on a heap; the new root, or -2 on an error. */
+static int32_t heap_push(Heaps *heaps, int32_t root, int32_t place, int greatest) {
+    if (heaps->size >= INT32_MAX - 1) {
+        PyErr_SetString(PyExc_MemoryError, "too many heap entries");
+        return -2;
+    }
+    if (grow((void **)&heaps->nodes, &heaps->capacity, heaps->size + 1, sizeof(Node)) < 0) {
+        return -2;
+    }
+    int32_t node = (int32_t)heaps->size++;
+    heaps->nodes[node] = (Node){place, -1, -1, 1};
+    return heap_merge(heaps, root, node, greatest);
+}
+
+static inline int32_t heap_pop(Heaps *heaps, int32_t root, int greatest) {
+    return heap_merge(heaps, heaps->nodes[root].left, heaps->nodes[root].right, greatest);
+}
+
+#define STRUCT_WORK_DEFAULT 1000000
+
 typedef struct {
     Place *places;
     Py_ssize_t size;
     Py_ssize_t capacity;
     Table table;
     Py_ssize_t live;
-    int structs;
     int64_t document;
+    /* '@' struct keys (HandleArrayOfKeyedStructsCommand, unreal_ini._StructMerge): from the first '@' line on, a
+     * place's "previous" is its token's index, and a value's "head" the root of its heap of places */
+    int structs;
+    int has_struct_key;
+    Buffer struct_key;       /* as written */
+    PyObject *struct_match;  /* struct key + "=", lowered (str.lower()) */
+    Py_ssize_t match_size;   /* the length of struct key + "=" as written */
+    int64_t struct_ref;      /* the line of the struct key in use */
+    int tokens_pending;      /* a new struct key: the tokens are indexed at their first use */
+    Table tokens;
+    Heaps heaps;
+    Buffer scratch;
+    int64_t work;
+    int64_t work_limit;
+    int refused;
 } EngineMerge;
 
 static void engine_reset(EngineMerge *merge) {
     table_reset(&merge->table);
     merge->size = 0;
     merge->live = 0;
+    if (merge->structs) {
+        table_reset(&merge->tokens);
+        merge->heaps.size = 0;
+        if (merge->has_struct_key) {
+            merge->tokens_pending = 0; /* clear() makes an empty index, not one to be made */
+        }
+    }
 }
 
 static void engine_free(EngineMerge *merge) {
     table_free(&merge->table);
+    table_free(&merge->tokens);
     PyMem_Free(merge->places);
+    PyMem_Free(merge->heaps.nodes);
+    PyMem_Free(merge->struct_key.data);
+    PyMem_Free(merge->scratch.data);
+    Py_XDECREF(merge->struct_match);
 }
 
 static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
@@ -995,12 +1090,356 @@ static void engine_take_out(EngineMerge *merge, int32_t value) {
     }
 }
 
+/* '@' struct keys --------------------------------------------------------------------------------------------- */
+
+/* The token after "Key=" in a value (ExtractPropertyValue; unreal_ini._struct_token): where "key=" is found in the
+ * lowered value (any case), then a quoted string or a run of word characters (re's \w). Its span in the value
+ * (*size 0: none); -1 on an error. */
+static int struct_token(EngineMerge *merge, const Span *value, Py_ssize_t *from, Py_ssize_t *size) {
+    *from = 0;
+    *size = 0;
+    Py_ssize_t length = value->size;
+    Py_ssize_t match_length = PyUnicode_GET_LENGTH(merge->struct_match);
+    Py_ssize_t at = -1;
+    int ascii = PyUnicode_IS_ASCII(merge->struct_match) && match_length <= 64;
+    for (Py_ssize_t index = 0; ascii && index < length; index++) {
+        ascii = BUF_AT(value->chars, value->from + index) < 128;
+    }
+    if (ascii) { /* lowered in place of each character; a match of at most 64 characters: a linear search */
+        const Py_UCS1 *match = PyUnicode_1BYTE_DATA(merge->struct_match);
+        for (Py_ssize_t index = 0; at < 0 && index + match_length <= length; index++) {
+            Py_ssize_t inner = 0;
+            while (inner < match_length) {
+                Py_UCS4 c = BUF_AT(value->chars, value->from + index + inner);
+                if (((c >= 'A' && c <= 'Z') ? c + 32 : c) != match[inner]) {
+                    break;
+                }
+                inner++;
+            }
+            if (inner == match_length) {
+                at = index;
+            }
+        }
+    } else {
+        PyObject *text = length ? PyUnicode_FromKindAndData(value->chars->kind,
+                                                            value->chars->data + value->from * value->chars->kind,
+                                                            length)
+                                : PyUnicode_New(0, 0);
+        if (text == NULL) {
+            return -1;
+        }
+        PyObject *lowered_text = PyObject_CallMethod(text, "lower", NULL);
+        Py_DECREF(text);
+        if (lowered_text == NULL) {
+            return -1;
+        }
+        at = PyUnicode_Find(lowered_text, merge->struct_match, 0, PyUnicode_GET_LENGTH(lowered_text), 1);
+        Py_DECREF(lowered_text);
+        if (at == -2) {
+            return -1;
+        }
+    }
+    if (at < 0) {
+        return 0;
+    }
+    Py_ssize_t start = at + merge->match_size; /* the length as written, as _struct_token counts it */
+    if (start >= length) {
+        return 0;
+    }
+    if (BUF_AT(value->chars, value->from + start) == '"') {
+        Py_ssize_t end = start + 1;
+        while (end < length && BUF_AT(value->chars, value->from + end) != '"') {
+            end++;
+        }
+        *from = start + 1;
+        *size = end - start - 1;
+        return 0;
+    }
+    Py_ssize_t end = start;
+    while (end < length) {
+        Py_UCS4 c = BUF_AT(value->chars, value->from + end);
+        if (!(Py_UNICODE_ISALNUM(c) || c == '_')) {
+            break;
+        }
+        end++;
+    }
+    *from = start;
+    *size = end - start;
+    return 0;
+}
+
+/* The value a table holds, as a span. */
+static Span table_span(const Table *table, int32_t index, Buffer *view) {
+    const Distinct *entry = &table->distinct[index];
+    *view = (Buffer){KIND_OF(entry), table->arena + AT_OF(entry), entry->size, entry->size};
+    return (Span){view, 0, entry->size};
+}
+
+static inline int tokens_in_use(const EngineMerge *merge) {
+    return merge->has_struct_key && merge->struct_key.size > 0 && !merge->tokens_pending;
+}
+
+/* A place takes a value: its value's heap, and its token's when the tokens are indexed. */
+static int struct_place(EngineMerge *merge, int32_t place, int32_t value) {
+    merge->places[place].value = value;
+    merge->places[place].previous = -1;
+    Distinct *entry = &merge->table.distinct[value];
+    int32_t root = heap_push(&merge->heaps, entry->head, place, 1);
+    if (root == -2) {
+        return -1;
+    }
+    merge->table.distinct[value].head = root;
+    if (!tokens_in_use(merge)) {
+        return 0;
+    }
+    Buffer view;
+    Span stored = table_span(&merge->table, value, &view);
+    Py_ssize_t from = 0;
+    Py_ssize_t size = 0;
+    if (struct_token(merge, &stored, &from, &size) < 0) {
+        return -1;
+    }
+    if (size == 0) {
+        return 0;
+    }
+    Span token = {&view, from, size};
+    int32_t index = table_intern(&merge->tokens, &token, span_hash(&token));
+    if (index < 0) {
+        return -1;
+    }
+    merge->places[place].previous = index;
+    root = heap_push(&merge->heaps, merge->tokens.distinct[index].head, place, 0);
+    if (root == -2) {
+        return -1;
+    }
+    merge->tokens.distinct[index].head = root;
+    return 0;
+}
+
+static int struct_append(EngineMerge *merge, int32_t value, int64_t ref) {
+    if (merge->size >= INT32_MAX - 1) {
+        PyErr_SetString(PyExc_MemoryError, "too many values");
+        return -1;
+    }
+    if (grow((void **)&merge->places, &merge->capacity, merge->size + 1, sizeof(Place)) < 0) {
+        return -1;
+    }
+    int32_t place = (int32_t)merge->size++;
+    merge->places[place].ref = ref;
+    merge->table.distinct[value].count++;
+    merge->live++;
+    return struct_place(merge, place, value);
+}
+
+/* From the first '@' line: every value's chain becomes a heap of its places. */
+static int struct_enter(EngineMerge *merge) {
+    merge->structs = 1;
+    for (Py_ssize_t index = 0; index < merge->table.size; index++) {
+        merge->table.distinct[index].head = -1;
+    }
+    for (Py_ssize_t place = 0; place < merge->size; place++) {
+        int32_t value = merge->places[place].value;
+        merge->places[place].previous = -1;
+        if (value >= 0) {
+            int32_t root = heap_push(&merge->heaps, merge->table.distinct[value].head, (int32_t)place, 1);
+            if (root == -2) {
+                return -1;
+            }
+            merge->table.distinct[value].head = root;
+        }
+    }
+    return 0;
+}
+
+/* A new struct key's first use: every value there is looked at again (the work Unreal does at each line, which
+ * buildver bounds), and the tokens indexed. 1: refused. */
+static int struct_index(EngineMerge *merge) {
+    merge->tokens_pending = 0;
+    merge->work += merge->live;
+    if (merge->work > merge->work_limit) {
+        merge->refused = 1;
+        return 1;
+    }
+    table_reset(&merge->tokens);
+    for (Py_ssize_t place = 0; place < merge->size; place++) {
+        int32_t value = merge->places[place].value;
+        if (value < 0) {
+            continue;
+        }
+        Buffer view;
+        Span stored = table_span(&merge->table, value, &view);
+        Py_ssize_t from = 0;
+        Py_ssize_t size = 0;
+        merge->places[place].previous = -1;
+        if (struct_token(merge, &stored, &from, &size) < 0) {
+            return -1;
+        }
+        if (size == 0) {
+            continue;
+        }
+        Span token = {&view, from, size};
+        int32_t index = table_intern(&merge->tokens, &token, span_hash(&token));
+        if (index < 0) {
+            return -1;
+        }
+        merge->places[place].previous = index;
+        int32_t root = heap_push(&merge->heaps, merge->tokens.distinct[index].head, (int32_t)place, 0);
+        if (root == -2) {
+            return -1;
+        }
+        merge->tokens.distinct[index].head = root;
+    }
+    return 0;
+}
+
+static int struct_key_set(EngineMerge *merge, const KeyLine *line) {
+    Buffer *key = &merge->struct_key;
+    int same = merge->has_struct_key && key->size == line->value_size;
+    for (Py_ssize_t index = 0; same && index < key->size; index++) {
+        same = BUF_AT(key, index) == BUF_AT(line->chars, line->from + index);
+    }
+    if (same) {
+        return 0;
+    }
+    key->size = 0;
+    for (Py_ssize_t index = 0; index < line->value_size; index++) {
+        if (buffer_add(key, BUF_AT(line->chars, line->from + index)) < 0) {
+            return -1;
+        }
+    }
+    PyObject *written = key->size ? PyUnicode_FromKindAndData(key->kind, key->data, key->size) : PyUnicode_New(0, 0);
+    if (written == NULL) {
+        return -1;
+    }
+    PyObject *match = PyUnicode_FromFormat("%U=", written);
+    Py_DECREF(written);
+    if (match == NULL) {
+        return -1;
+    }
+    PyObject *lowered_match = PyObject_CallMethod(match, "lower", NULL);
+    Py_DECREF(match);
+    if (lowered_match == NULL) {
+        return -1;
+    }
+    Py_XSETREF(merge->struct_match, lowered_match);
+    merge->match_size = key->size + 1;
+    merge->has_struct_key = 1;
+    merge->struct_ref = (merge->document << 40) | (int64_t)line->start;
+    merge->tokens_pending = 1;
+    return 0;
+}
+
+static void struct_trim(EngineMerge *merge) {
+    while (merge->size > 0 && merge->places[merge->size - 1].value < 0) {
+        merge->size--;
+    }
+}
+
+/* One line of the key under struct keys (unreal_ini._StructMerge.run). */
+static int struct_line(EngineMerge *merge, const KeyLine *line) {
+    char action = line->action;
+    if (action == '@') {
+        return struct_key_set(merge, line);
+    }
+    if (action == '*') {
+        return 0;
+    }
+    if (action == '!') {
+        engine_reset(merge);
+        return 0;
+    }
+    Span value = {line->chars, line->from, line->value_size};
+    uint64_t hash = span_hash(&value);
+    int64_t ref = (merge->document << 40) | (int64_t)line->start;
+    if ((action == 0 || action == '+' || action == '.') && merge->has_struct_key && merge->struct_key.size > 0) {
+        Py_ssize_t from = 0;
+        Py_ssize_t size = 0;
+        if (struct_token(merge, &value, &from, &size) < 0) {
+            return -1;
+        }
+        if (size > 0) {
+            if (merge->tokens_pending) {
+                int indexed = struct_index(merge);
+                if (indexed != 0) {
+                    return indexed;
+                }
+            }
+            Span token = {line->chars, line->from + from, size};
+            int32_t found = table_find(&merge->tokens, &token, span_hash(&token));
+            if (found >= 0) {
+                Distinct *entry = &merge->tokens.distinct[found];
+                while (entry->head >= 0) {
+                    int32_t place = merge->heaps.nodes[entry->head].place;
+                    if (place < merge->size && merge->places[place].value >= 0 && merge->places[place].previous == found) {
+                        break;
+                    }
+                    entry->head = heap_pop(&merge->heaps, entry->head, 0);
+                }
+                if (entry->head >= 0) { /* the first value with the token is replaced in place */
+                    int32_t place = merge->heaps.nodes[entry->head].place;
+                    int32_t index = table_intern(&merge->table, &value, hash);
+                    if (index < 0) {
+                        return -1;
+                    }
+                    merge->table.distinct[merge->places[place].value].count--;
+                    merge->table.distinct[index].count++;
+                    merge->places[place].value = index;
+                    merge->places[place].ref = ref;
+                    int32_t root = heap_push(&merge->heaps, merge->table.distinct[index].head, place, 1);
+                    if (root == -2) {
+                        return -1;
+                    }
+                    merge->table.distinct[index].head = root;
+                    return 0;
+                }
+            }
+        }
+    }
+    if (action == '-') {
+        int32_t found = table_find(&merge->table, &value, hash);
+        if (found < 0) {
+            return 0;
+        }
+        Distinct *entry = &merge->table.distinct[found];
+        while (entry->head >= 0) {
+            int32_t place = merge->heaps.nodes[entry->head].place;
+            if (place < merge->size && merge->places[place].value == found) {
+                merge->places[place].value = -1;
+                entry->count--;
+                merge->live--;
+                entry->head = heap_pop(&merge->heaps, entry->head, 1);
+                struct_trim(merge);
+                return 0;
+            }
+            entry->head = heap_pop(&merge->heaps, entry->head, 1);
+        }
+        return 0;
+    }
+    int32_t index = table_intern(&merge->table, &value, hash);
+    if (index < 0) {
+        return -1;
+    }
+    if (action == '+' && merge->table.distinct[index].count > 0) {
+        return 0;
+    }
+    if (action == 0 && merge->size > 0) { /* the last value replaced in place */
+        int32_t place = (int32_t)merge->size - 1;
+        merge->table.distinct[merge->places[place].value].count--;
+        merge->table.distinct[index].count++;
+        merge->places[place].ref = ref;
+        return struct_place(merge, place, index);
+    }
+    return struct_append(merge, index, ref);
+}
+
 static int engine_line_merged(void *context, const KeyLine *line) {
     EngineMerge *merge = context;
     char action = line->action;
-    if (action == '@') {
-        merge->structs = 1;
-        return 1; /* handed back: Python merges struct keys */
+    if (action == '@' && !merge->structs && struct_enter(merge) < 0) {
+        return -1;
+    }
+    if (merge->structs) {
+        return struct_line(merge, line);
     }
     if (action == '*') {
         return 0; /* per-object struct keys: not modelled, the line passed over (as unreal_ini does) */
@@ -1254,8 +1693,9 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
     PyObject *key;
     int ubt;
     int everything;
+    long long work_limit = STRUCT_WORK_DEFAULT;
     Names names;
-    if (!PyArg_ParseTuple(args, "OUUpp", &texts, &section, &key, &ubt, &everything)) {
+    if (!PyArg_ParseTuple(args, "OUUpp|L", &texts, &section, &key, &ubt, &everything, &work_limit)) {
         return NULL;
     }
     if (names_read(&names, section, key) < 0) {
@@ -1274,6 +1714,7 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     if (!ubt) {
         EngineMerge merge = {0};
+        merge.work_limit = work_limit;
         for (Py_ssize_t index = 0; index < count; index++) {
             Text text;
             if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
@@ -1283,8 +1724,9 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
             if (engine_walk(&text, &names, engine_line_merged, NULL, &merge) < 0) {
                 goto engine_done;
             }
-            if (merge.structs) {
-                result = Py_NewRef(Py_None);
+            if (merge.refused) { /* the struct key's line: the caller refuses the file */
+                result = Py_BuildValue("(LL)", (long long)(merge.struct_ref >> 40),
+                                       (long long)(merge.struct_ref & (((int64_t)1 << 40) - 1)));
                 goto engine_done;
             }
         }
@@ -1500,8 +1942,9 @@ static PyMethodDef ini_methods[] = {
      "section_headers(text, section, ubt): (start and text end of the section's last header, start of the first "
      "header on a later line or None, whether another header follows on the last one's line), or None."},
     {"key_values", native_key_values, METH_VARARGS,
-     "key_values(texts, section, key, ubt, everything): [(value, text index, line start), ...] merged as the reader "
-     "merges them (everything false: the single value read), or None for '@' struct keys."},
+     "key_values(texts, section, key, ubt, everything, struct_work=1000000): [(value, text index, line start), ...] "
+     "merged as the reader merges them (everything false: the single value read), or (text index, line start) of "
+     "the '@' struct key whose values would be looked at again past struct_work."},
     {"key_line", native_key_line, METH_VARARGS,
      "key_line(text, section, key, ubt): ((prefix, value, line start, text end) or None, whether an '@' line is "
      "there)."},
