@@ -14,19 +14,23 @@ The first fourteen shapes are the issue's; the next four are made to cost a Pyth
 switches with the key in each section, sections of one line, a line of ``{}`` pairs, a struct key per value); the
 next four are files where nothing repeats, or the repeated lines neither stand alone nor set the key anew (a
 million distinct sections, a key added to one of them or a new section added; the section coming again with
-another value each time; ``-K=v`` then ``.K=v`` in each of its occurrences); the last, ``absent``, asks a section
-without the key among sections with it every few lines.
+another value each time; ``-K=v`` then ``.K=v`` in each of its occurrences); ``absent`` asks a section
+without the key among sections with it every few lines; the last nine are lines of the key that undo one another or
+mix prefixes (``+K=v`` then ``-K=v``, repeated or each of its own value; ``.``, ``-``, ``!`` and plain lines mixed),
+each line a step of the merge, which the compiled core (``buildver/projects/_ini_native.c``) reads in C.
 
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
 ``git archive main``), ``--sizes 1 4`` and ``--timeout 60`` limit the run, ``--shapes pipe plus`` picks shapes,
-``--repeat 3`` shows the median of three runs a cell.
+``--repeat 3`` shows the median of three runs a cell, ``--pure`` adds a column for this install without its
+compiled core (``BUILDVER_PURE_PYTHON=1``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -69,8 +73,26 @@ SHAPES = {
     "moves": lambda n: _fill(b"", b"[S]\n-K=v\n.K=v\n[T]\nX=1\n", n),
     # a section without the key among sections with it every few lines (`T` asked)
     "absent": lambda n: _fill(b"", b"[S]\nK=1\n[T]\nX=1\n", n),
+    # lines of the key that undo one another or mix prefixes, repeated or each of its own value: every key line a
+    # step of the merge (what the compiled core, _ini_native.c, was written for)
+    "pairs": lambda n: _fill(b"[S]\n", b"+K=v\n-K=v\n", n),
+    "pairs-between": lambda n: _fill(b"", b"[S]\n+K=v\n-K=v\n[T]\nX=1\n", n),
+    "pairs-distinct": lambda n: b"[S]\n" + b"".join(b"+K=v%d\n-K=v%d\n" % (i, i) for i in range(n // 16)),
+    "dot-minus-distinct": lambda n: b"[S]\n" + b"".join(b".K=v%d\n-K=v%d\n" % (i, i // 2) for i in range(n // 16)),
+    "plus-bang-distinct": lambda n: b"[S]\n" + b"".join(b"+K=v%d\n!K=\n" % i for i in range(n // 14)),
+    "mixed-distinct": lambda n: (
+        b"[S]\n" + b"".join(b"+K=a%d\n.K=b%d\n-K=a%d\nK=c%d\n" % (i, i, i // 3, i) for i in range(n // 36))
+    ),
+    "bang-switch": lambda n: _fill(b"", b"[S]\nK=1\n[T]\n!K=\n[S]\nK=2\n", n),
+    "recurring-minus": lambda n: b"".join(b"[S]\n+K=%d\n[T]\nX=1\n[S]\n-K=%d\n" % (i, i // 2) for i in range(n // 32)),
+    "absent-distinct": lambda n: b"".join(b"[S]\nK=1\n[T]\nX=%d\n" % i for i in range(n // 20)),
 }
-ASKED = {"store-version": (SECTION, "StoreVersion"), "distinct": ("S7", "K"), "absent": ("T", "K")}
+ASKED = {
+    "store-version": (SECTION, "StoreVersion"),
+    "distinct": ("S7", "K"),
+    "absent": ("T", "K"),
+    "absent-distinct": ("T", "K"),
+}
 """The section and key asked of a shape, when not ``S`` and ``K``."""
 
 CHILD = r"""
@@ -113,9 +135,13 @@ print(json.dumps({"seconds": elapsed, "mb": (peak_kib() - before) / 1024, "outco
 """
 
 
-def measure(python: str, path: Path, work: str, section: str, key: str, timeout: float, repeat: int) -> str:
-    """The median of ``repeat`` runs (time and memory each), or the first failure."""
+def measure(
+    python: str, path: Path, work: str, section: str, key: str, timeout: float, repeat: int, *, pure: bool = False
+) -> str:
+    """The median of ``repeat`` runs (time and memory each), or the first failure; ``pure``: without the compiled
+    core (``BUILDVER_PURE_PYTHON=1``)."""
     results = []
+    environment = {**os.environ, "BUILDVER_PURE_PYTHON": "1"} if pure else None
     for _ in range(repeat):
         try:
             done = subprocess.run(
@@ -125,6 +151,7 @@ def measure(python: str, path: Path, work: str, section: str, key: str, timeout:
                 timeout=timeout,
                 check=False,
                 cwd=path.parent,  # not the checkout: each Python imports its own installed buildver
+                env=environment,
             )
         except subprocess.TimeoutExpired:
             return f"> {timeout:.0f} s"
@@ -145,10 +172,13 @@ def main() -> None:
     parser.add_argument("--work", nargs="+", default=["read", "edit"], choices=["read", "edit", "all"])
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--repeat", type=int, default=1, help="runs a cell, their median shown")
+    parser.add_argument("--pure", action="store_true", help="also this install without its compiled core")
     options = parser.parse_args()
-    pythons = {"this": sys.executable}
+    pythons: dict[str, tuple[str, bool]] = {"this": (sys.executable, False)}
+    if options.pure:
+        pythons["this, pure Python"] = (sys.executable, True)
     if options.baseline:
-        pythons = {"baseline": options.baseline, **pythons}
+        pythons = {"baseline": (options.baseline, False), **pythons}
     print("| shape | MiB | work | " + " | ".join(pythons) + " |")
     print("|---|---|---|" + "---|" * len(pythons))
     with tempfile.TemporaryDirectory() as scratch:
@@ -159,8 +189,8 @@ def main() -> None:
                 path.write_bytes(SHAPES[shape](size * MIB))
                 for work in options.work:
                     cells = [
-                        measure(python, path, work, section, key, options.timeout, options.repeat)
-                        for python in pythons.values()
+                        measure(python, path, work, section, key, options.timeout, options.repeat, pure=pure)
+                        for python, pure in pythons.values()
                     ]
                     print(f"| {shape} | {size} | {work} | " + " | ".join(cells) + " |", flush=True)
                 path.unlink()

@@ -26,21 +26,50 @@
 
 /* Growable buffers ------------------------------------------------------------------------------------------------ */
 
+/* Characters in the narrowest of Python's three widths that holds them (1, 2 or 4 bytes a character), widened when
+ * a wider one comes: a line of a 16 MiB ASCII text takes 16 MB, not 64. */
 typedef struct {
-    Py_UCS4 *data;
+    int kind; /* 0 until the first character: then 1 */
+    char *data;
     Py_ssize_t size;
     Py_ssize_t capacity;
 } Buffer;
 
+#define BUF_AT(buffer, index) PyUnicode_READ((buffer)->kind, (buffer)->data, (index))
+
+static inline Py_UCS4 kind_limit(int kind) { return kind == 1 ? 0xFF : kind == 2 ? 0xFFFF : 0x10FFFF; }
+
+static int buffer_widen(Buffer *buffer, int kind) {
+    if (buffer->kind == 0) {
+        buffer->kind = kind;
+        return 0;
+    }
+    char *wider = PyMem_Malloc((size_t)(buffer->capacity ? buffer->capacity : 1) * (size_t)kind);
+    if (wider == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t index = 0; index < buffer->size; index++) {
+        PyUnicode_WRITE(kind, wider, index, BUF_AT(buffer, index));
+    }
+    PyMem_Free(buffer->data);
+    buffer->data = wider;
+    buffer->kind = kind;
+    return 0;
+}
+
 static int buffer_reserve(Buffer *buffer, Py_ssize_t more) {
+    if (buffer->kind == 0) {
+        buffer->kind = 1;
+    }
     if (buffer->size + more <= buffer->capacity) {
         return 0;
     }
     Py_ssize_t capacity = buffer->capacity ? buffer->capacity : 256;
     while (capacity < buffer->size + more) {
-        capacity *= 2;
+        capacity += capacity / 2;
     }
-    Py_UCS4 *grown = PyMem_Realloc(buffer->data, (size_t)capacity * sizeof(Py_UCS4));
+    char *grown = PyMem_Realloc(buffer->data, (size_t)capacity * (size_t)buffer->kind);
     if (grown == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -51,10 +80,17 @@ static int buffer_reserve(Buffer *buffer, Py_ssize_t more) {
 }
 
 static inline int buffer_add(Buffer *buffer, Py_UCS4 character) {
+    if (buffer->kind == 0 || character > kind_limit(buffer->kind)) {
+        int kind = character > 0xFFFF ? 4 : character > 0xFF ? 2 : 1;
+        if (buffer_widen(buffer, kind > buffer->kind ? kind : (buffer->kind ? buffer->kind : 1)) < 0) {
+            return -1;
+        }
+    }
     if (buffer->size == buffer->capacity && buffer_reserve(buffer, 1) < 0) {
         return -1;
     }
-    buffer->data[buffer->size++] = character;
+    PyUnicode_WRITE(buffer->kind, buffer->data, buffer->size, character);
+    buffer->size++;
     return 0;
 }
 
@@ -67,6 +103,7 @@ typedef struct {
 } Text;
 
 #define AT(text, index) PyUnicode_READ((text)->kind, (text)->data, (index))
+#define B(index) BUF_AT(read, (index))
 
 static inline int is_break(Py_UCS4 c) { return c == '\r' || c == '\n'; }
 
@@ -76,6 +113,46 @@ static inline int is_cpp_space(Py_UCS4 c) {
 }
 
 static inline int is_blank(Py_UCS4 c) { return c == ' ' || c == '\t'; }
+
+/* Where a run of characters that mean nothing to the engine's line rules ends (at a quote, '|', a backslash, a
+ * brace, '/' or a line break), or, with breaks_only, where the physical line ends: one tight loop a width, since
+ * most of a file is such runs. */
+static unsigned char SPECIAL[128];
+static unsigned char BREAKS[128];
+
+static Py_ssize_t run_end(const Text *text, Py_ssize_t p, int breaks_only) {
+    const unsigned char *stops = breaks_only ? BREAKS : SPECIAL;
+    Py_ssize_t size = text->size;
+    switch (text->kind) {
+    case PyUnicode_1BYTE_KIND: {
+        const Py_UCS1 *data = text->data;
+        while (p < size && (data[p] >= 128 || !stops[data[p]])) {
+            p++;
+        }
+        return p;
+    }
+    case PyUnicode_2BYTE_KIND: {
+        const Py_UCS2 *data = text->data;
+        while (p < size && (data[p] >= 128 || !stops[data[p]])) {
+            p++;
+        }
+        return p;
+    }
+    default: {
+        const Py_UCS4 *data = text->data;
+        while (p < size && (data[p] >= 128 || !stops[data[p]])) {
+            p++;
+        }
+        return p;
+    }
+    }
+}
+
+/* A buffer that is a stretch of the text itself (never written to). */
+static Buffer text_view(const Text *text, Py_ssize_t start, Py_ssize_t end) {
+    Buffer view = {text->kind, (char *)text->data + start * text->kind, end - start, end - start};
+    return view;
+}
 
 /* Names: the asked section and key are plain ASCII (ini_scan.fast_name), compared as Python's str.lower() compares
  * them: ASCII letters in either case, and the Kelvin sign, the one other character whose lower() is ASCII ('k'). */
@@ -107,12 +184,13 @@ static int names_read(Names *names, PyObject *section, PyObject *key) {
     return 0;
 }
 
-static int name_equals(const Py_UCS4 *name, Py_ssize_t size, const char *lowered, Py_ssize_t lowered_size) {
+static int name_equals(const Buffer *line, Py_ssize_t from, Py_ssize_t size, const char *lowered,
+                       Py_ssize_t lowered_size) {
     if (size != lowered_size) {
         return 0;
     }
     for (Py_ssize_t index = 0; index < size; index++) {
-        Py_UCS4 c = name[index];
+        Py_UCS4 c = BUF_AT(line, from + index);
         if (c >= 'A' && c <= 'Z') {
             c += 32;
         } else if (c == 0x212A) {
@@ -129,13 +207,17 @@ static int name_equals(const Py_UCS4 *name, Py_ssize_t size, const char *lowered
  * logical line starts and its text ends. */
 typedef struct {
     char action; /* 0 for a plain line */
-    const Py_UCS4 *value;
+    const Buffer *chars; /* the value: size characters from "from" */
+    Py_ssize_t from;
     Py_ssize_t value_size;
     Py_ssize_t start;
     Py_ssize_t end;
 } KeyLine;
 
 typedef int (*LineHandler)(void *context, const KeyLine *line);
+
+/* A section header: whether it names the asked section, where its line starts and where its text ends. */
+typedef int (*HeaderHandler)(void *context, int asked, Py_ssize_t start, Py_ssize_t end);
 
 /* The engine: ParseLineExtended ------------------------------------------------------------------------------------ */
 
@@ -331,11 +413,12 @@ static inline int hex_digit(Py_UCS4 c) {
 }
 
 /* FParse::QuotedString (ini_scan.quoted_string): the text between the quotes, escapes resolved. */
-static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
+static int quoted_string(const Buffer *source, Py_ssize_t from, Py_ssize_t size, Buffer *out) {
+#define value(index) BUF_AT(source, from + (index))
     out->size = 0;
     Py_ssize_t p = 1;
     while (p < size) {
-        Py_UCS4 c = value[p];
+        Py_UCS4 c = value(p);
         if (c == '"' || is_break(c)) {
             break;
         }
@@ -347,9 +430,9 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
             continue;
         }
         p++;
-        Py_UCS4 escape = p < size ? value[p] : 0;
+        Py_UCS4 escape = p < size ? value(p) : 0;
         int has_escape = p < size;
-        Py_UCS4 following = p + 1 < size ? value[p + 1] : 0;
+        Py_UCS4 following = p + 1 < size ? value(p + 1) : 0;
         int has_following = p + 1 < size;
         Py_UCS4 simple = 0;
         if (has_escape) {
@@ -371,8 +454,8 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
         } else if (has_escape && is_octal(escape)) {
             uint32_t code = 0;
             int taken = 0;
-            while (p < size && taken < 3 && is_octal(value[p])) {
-                code = code * 8 + (uint32_t)(value[p] - '0');
+            while (p < size && taken < 3 && is_octal(value(p))) {
+                code = code * 8 + (uint32_t)(value(p) - '0');
                 p++;
                 taken++;
             }
@@ -385,8 +468,8 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
             uint64_t code = 0;
             Py_ssize_t taken = 0;
             p++;
-            while (p < size && taken < limit && hex_digit(value[p]) >= 0) {
-                code = (code << 4) | (uint64_t)hex_digit(value[p]);
+            while (p < size && taken < limit && hex_digit(value(p)) >= 0) {
+                code = (code << 4) | (uint64_t)hex_digit(value(p));
                 if (escape == 'x') {
                     code &= 0xFFFF; /* '\x' is cast to a 16-bit TCHAR: only the last four digits count */
                 }
@@ -408,9 +491,11 @@ static int quoted_string(const Py_UCS4 *value, Py_ssize_t size, Buffer *out) {
     }
     return 0;
 }
+#undef value
 
 /* Every key line of the asked key in the asked section, as CombineFromBuffer takes them (ini_scan.engine_parse). */
-static int engine_walk(const Text *text, const Names *names, LineHandler handler, void *context) {
+static int engine_walk(const Text *text, const Names *names, LineHandler handler, HeaderHandler on_header,
+                       void *context) {
     Buffer line = {0};
     Buffer unquoted = {0};
     int result = -1;
@@ -421,59 +506,74 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
     }
     while (p < text->size) {
         Py_ssize_t start = p;
-        Py_ssize_t end = 0;
-        p = engine_line(text, p, &line, &end);
-        if (p < 0) {
-            goto done;
+        Py_ssize_t end = run_end(text, p, 0);
+        Buffer view;
+        const Buffer *read = &line;
+        if (end >= text->size || AT(text, end) == '|' || is_break(AT(text, end))) {
+            /* a simple line: its text is its characters */
+            view = text_view(text, start, end);
+            read = &view;
+            p = end;
+            while (p < text->size && (AT(text, p) == '|' || is_break(AT(text, p)))) {
+                p++;
+            }
+        } else {
+            p = engine_line(text, p, &line, &end);
+            if (p < 0) {
+                goto done;
+            }
         }
-        const Py_UCS4 *b = line.data;
-        Py_ssize_t size = line.size;
-        while (size > 0 && is_cpp_space(b[size - 1])) {
+        Py_ssize_t size = read->size;
+        while (size > 0 && is_cpp_space(B(size - 1))) {
             size--;
         }
-        if (size >= 2 && b[0] == '[' && b[size - 1] == ']') {
-            in_section = name_equals(b + 1, size - 2, names->section, names->section_size);
+        if (size >= 2 && B(0) == '[' && B(size - 1) == ']') {
+            in_section = name_equals(read, 1, size - 2, names->section, names->section_size);
+            if (on_header != NULL && on_header(context, in_section, start, end) < 0) {
+                goto done;
+            }
             continue;
         }
-        if (!in_section || size == 0 || b[0] == ';') {
+        if (handler == NULL || !in_section || size == 0 || B(0) == ';') {
             continue;
         }
         Py_ssize_t equals = 0;
-        while (equals < size && b[equals] != '=') {
+        while (equals < size && B(equals) != '=') {
             equals++;
         }
         if (equals == size) {
             continue;
         }
         Py_ssize_t key_start = 0;
-        while (key_start < equals && is_cpp_space(b[key_start])) {
+        while (key_start < equals && is_cpp_space(B(key_start))) {
             key_start++;
         }
-        if (key_start < equals && b[key_start] == '~') {
+        if (key_start < equals && B(key_start) == '~') {
             key_start++;
         }
         char action = 0;
-        if (key_start < equals && b[key_start] < 128 && b[key_start] != 0 && strchr("+.-!@*", (int)b[key_start])) {
-            action = (char)b[key_start];
+        if (key_start < equals && B(key_start) < 128 && B(key_start) != 0 && strchr("+.-!@*", (int)B(key_start))) {
+            action = (char)B(key_start);
             key_start++;
         }
         Py_ssize_t key_end = equals;
-        while (key_end > key_start && is_cpp_space(b[key_end - 1])) {
+        while (key_end > key_start && is_cpp_space(B(key_end - 1))) {
             key_end--;
         }
-        if (!name_equals(b + key_start, key_end - key_start, names->key, names->key_size)) {
+        if (!name_equals(read, key_start, key_end - key_start, names->key, names->key_size)) {
             continue;
         }
         Py_ssize_t value_start = equals + 1;
-        while (value_start < size && is_cpp_space(b[value_start])) {
+        while (value_start < size && is_cpp_space(B(value_start))) {
             value_start++;
         }
-        KeyLine found = {action, b + value_start, size - value_start, start, end};
-        if (found.value_size > 0 && found.value[0] == '"') {
-            if (quoted_string(found.value, found.value_size, &unquoted) < 0) {
+        KeyLine found = {action, read, value_start, size - value_start, start, end};
+        if (found.value_size > 0 && B(value_start) == '"') {
+            if (quoted_string(read, value_start, found.value_size, &unquoted) < 0) {
                 goto done;
             }
-            found.value = unquoted.data;
+            found.chars = &unquoted;
+            found.from = 0;
             found.value_size = unquoted.size;
         }
         int handled = handler(context, &found);
@@ -493,10 +593,7 @@ done:
 
 /* The end of the physical line from position (before its break), and where the next one starts (*next). */
 static Py_ssize_t physical_end(const Text *text, Py_ssize_t position, Py_ssize_t *next) {
-    Py_ssize_t p = position;
-    while (p < text->size && !is_break(AT(text, p))) {
-        p++;
-    }
+    Py_ssize_t p = run_end(text, position, 1);
     Py_ssize_t end = p;
     if (p < text->size) {
         p += (AT(text, p) == '\r' && p + 1 < text->size && AT(text, p + 1) == '\n') ? 2 : 1;
@@ -516,7 +613,8 @@ static int ends_in_backslash(const Text *text, Py_ssize_t start, Py_ssize_t end)
     return AT(text, end - 1) == '\\';
 }
 
-static int ubt_walk(const Text *text, const Names *names, LineHandler handler, void *context) {
+static int ubt_walk(const Text *text, const Names *names, LineHandler handler, HeaderHandler on_header,
+                    void *context) {
     Buffer line = {0};
     int result = -1;
     int in_section = 0;
@@ -525,103 +623,111 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, v
         Py_ssize_t start = p;
         Py_ssize_t next = 0;
         Py_ssize_t end = physical_end(text, p, &next);
-        line.size = 0;
-        if (buffer_reserve(&line, end - start) < 0) {
-            goto done;
-        }
-        for (Py_ssize_t index = start; index < end; index++) {
-            line.data[line.size++] = AT(text, index);
-        }
+        Buffer view = text_view(text, start, end);
+        const Buffer *read = &view;
         /* a line with a character but blanks whose last one is '\' takes the next line, and so on while the line
          * taken is blank or ends in '\' too (ConfigFile.ReadIntoSections) */
         if (ends_in_backslash(text, start, end) == 1) {
+            line.size = 0;
+            read = &line;
+            for (Py_ssize_t index = start; index < end; index++) {
+                if (buffer_add(&line, AT(text, index)) < 0) {
+                    goto done;
+                }
+            }
+            int complete = 0;
             while (next < text->size) {
                 Py_ssize_t following_start = next;
                 Py_ssize_t following_end = physical_end(text, next, &next);
-                if (buffer_reserve(&line, following_end - following_start) < 0) {
-                    goto done;
-                }
                 for (Py_ssize_t index = following_start; index < following_end; index++) {
-                    line.data[line.size++] = AT(text, index);
+                    if (buffer_add(&line, AT(text, index)) < 0) {
+                        goto done;
+                    }
                 }
                 end = following_end;
                 if (ends_in_backslash(text, following_start, following_end) == 0) {
+                    complete = 1;
                     break;
                 }
             }
+            if (!complete) {
+                end = text->size; /* the end of the text after a last line break ends it, as ini_scan's _ULL reads */
+            }
         }
         p = next;
-        const Py_UCS4 *b = line.data;
-        Py_ssize_t size = line.size;
+        Py_ssize_t size = read->size;
         Py_ssize_t first = 0;
-        while (first < size && is_blank(b[first])) {
+        while (first < size && is_blank(B(first))) {
             first++;
         }
         if (first == size) {
             continue;
         }
         Py_ssize_t last = size;
-        while (last > first && is_blank(b[last - 1])) {
+        while (last > first && is_blank(B(last - 1))) {
             last--;
         }
-        if (b[first] == ';' || (b[first] == '/' && first + 1 < size && b[first + 1] == '/')) {
+        if (B(first) == ';' || (B(first) == '/' && first + 1 < size && B(first + 1) == '/')) {
             continue;
         }
-        if (b[first] == '[') {
-            in_section = b[last - 1] == ']' && last - 1 > first &&
-                         name_equals(b + first + 1, last - first - 2, names->section, names->section_size);
+        if (B(first) == '[') {
+            int header = B(last - 1) == ']' && last - 1 > first;
+            in_section = header && name_equals(read, first + 1, last - first - 2, names->section, names->section_size);
+            if (header && on_header != NULL && on_header(context, in_section, start, end) < 0) {
+                goto done;
+            }
             continue;
         }
-        if (!in_section) {
+        if (handler == NULL || !in_section) {
             continue;
         }
         Py_ssize_t equals = first;
-        while (equals < last && b[equals] != '=') {
+        while (equals < last && B(equals) != '=') {
             equals++;
         }
         int has_equals = equals < last;
-        if (!has_equals && b[first] != '!') {
+        if (!has_equals && B(first) != '!') {
             continue;
         }
         Py_ssize_t key_start = first;
         char action = 0;
-        if (b[first] == '+' || b[first] == '-' || b[first] == '!') {
-            action = (char)b[first];
+        if (B(first) == '+' || B(first) == '-' || B(first) == '!') {
+            action = (char)B(first);
             key_start++;
-            while (key_start < size && is_blank(b[key_start])) {
+            while (key_start < size && is_blank(B(key_start))) {
                 key_start++;
             }
         }
-        KeyLine found = {action, b, 0, start, end};
+        KeyLine found = {action, read, 0, 0, start, end};
         if (action == '!' && !has_equals) { /* '!Key': the rest of the line, stripped of any whitespace */
             Py_ssize_t key_end = size;
-            while (key_start < key_end && Py_UNICODE_ISSPACE(b[key_start])) {
+            while (key_start < key_end && Py_UNICODE_ISSPACE(B(key_start))) {
                 key_start++;
             }
-            while (key_end > key_start && Py_UNICODE_ISSPACE(b[key_end - 1])) {
+            while (key_end > key_start && Py_UNICODE_ISSPACE(B(key_end - 1))) {
                 key_end--;
             }
-            if (!name_equals(b + key_start, key_end - key_start, names->key, names->key_size)) {
+            if (!name_equals(read, key_start, key_end - key_start, names->key, names->key_size)) {
                 continue;
             }
         } else {
             Py_ssize_t key_end = equals;
-            while (key_end > key_start && is_blank(b[key_end - 1])) {
+            while (key_end > key_start && is_blank(B(key_end - 1))) {
                 key_end--;
             }
-            if (key_start >= equals || !name_equals(b + key_start, key_end - key_start, names->key, names->key_size)) {
+            if (key_start >= equals || !name_equals(read, key_start, key_end - key_start, names->key, names->key_size)) {
                 continue;
             }
             Py_ssize_t value_start = equals + 1;
-            while (value_start < last && is_blank(b[value_start])) {
+            while (value_start < last && is_blank(B(value_start))) {
                 value_start++;
             }
             Py_ssize_t value_end = last;
-            if (value_end >= value_start + 2 && b[value_start] == '"' && b[value_end - 1] == '"') {
+            if (value_end >= value_start + 2 && B(value_start) == '"' && B(value_end - 1) == '"') {
                 value_start++;
                 value_end--;
             }
-            found.value = b + value_start;
+            found.from = value_start;
             found.value_size = value_end - value_start;
         }
         int handled = handler(context, &found);
@@ -636,129 +742,133 @@ done:
     return result;
 }
 
-typedef int (*Walker)(const Text *, const Names *, LineHandler, void *);
+typedef int (*Walker)(const Text *, const Names *, LineHandler, HeaderHandler, void *);
 
-/* Values as str, the last one made kept so that runs of equal values share one object. */
+/* Distinct values ------------------------------------------------------------------------------------------------ */
+
+/* A value: size characters of a buffer from "from". */
 typedef struct {
-    PyObject *last;
-} Values;
+    const Buffer *chars;
+    Py_ssize_t from;
+    Py_ssize_t size;
+} Span;
 
-static PyObject *value_object(Values *values, const Py_UCS4 *data, Py_ssize_t size) {
-    PyObject *last = values->last;
-    if (last != NULL && PyUnicode_GET_LENGTH(last) == size) {
-        int kind = PyUnicode_KIND(last);
-        const void *last_data = PyUnicode_DATA(last);
-        Py_ssize_t index = 0;
-        while (index < size && PyUnicode_READ(kind, last_data, index) == data[index]) {
-            index++;
-        }
-        if (index == size) {
-            Py_INCREF(last);
-            return last;
-        }
+static uint64_t span_hash(const Span *value) {
+    uint64_t hash = 0xcbf29ce484222325u; /* FNV-1a over the code points */
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        hash = (hash ^ (uint64_t)BUF_AT(value->chars, value->from + index)) * 0x100000001b3u;
     }
-    PyObject *made = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, data, size);
-    if (made == NULL) {
-        return NULL;
-    }
-    Py_XDECREF(values->last);
-    Py_INCREF(made);
-    values->last = made;
-    return made;
+    return hash;
 }
 
-/* The engine's merge --------------------------------------------------------------------------------------------- */
-
-/* The key's array: each place names its value (an index in the table of distinct values, -1 once taken out), the
- * place before it with the same value (so '-' takes the last equal one at once) and its line (text index << 40 |
- * offset). Every place on a value's chain is in the array: only a chain's head is ever taken out. */
+/* Each distinct value once, its characters in an arena (no Python object a value: a million distinct values take
+ * about 50 bytes each), with the last place that holds it (-1: none) and how many places do; open addressing. */
 typedef struct {
-    int32_t value;
-    int32_t previous;
-    int64_t ref;
-} Place;
-
-typedef struct {
-    PyObject *text;
-    Py_hash_t hash;
-    int32_t head;  /* the value's last place, -1: none */
-    int32_t count; /* how many places hold it */
+    int64_t at;    /* its first byte in the arena, and its width (1, 2 or 4) from bit 56 */
+    uint32_t hash; /* the low half of span_hash */
+    int32_t size;
+    int32_t head;
+    int32_t count;
 } Distinct;
 
+#define AT_OF(entry) ((entry)->at & (((int64_t)1 << 56) - 1))
+#define KIND_OF(entry) ((int)((entry)->at >> 56))
+
 typedef struct {
-    Place *places;
+    Distinct *distinct;
     Py_ssize_t size;
     Py_ssize_t capacity;
-    Distinct *distinct;
-    Py_ssize_t distinct_size;
-    Py_ssize_t distinct_capacity;
-    int32_t *slots; /* open addressing over distinct, -1 empty */
+    int32_t *slots; /* -1: empty */
     Py_ssize_t slot_count;
-    Py_ssize_t live;
-    int structs;
-    int64_t document;
-    Values values;
-} EngineMerge;
+    char *arena;
+    Py_ssize_t arena_size;
+    Py_ssize_t arena_capacity;
+} Table;
 
-static void engine_reset(EngineMerge *merge) {
-    for (Py_ssize_t index = 0; index < merge->distinct_size; index++) {
-        Py_DECREF(merge->distinct[index].text);
+static int grow(void **data, Py_ssize_t *capacity, Py_ssize_t needed, size_t item) {
+    if (needed <= *capacity) {
+        return 0;
     }
-    Py_ssize_t used = merge->distinct_size;
-    merge->distinct_size = 0;
-    merge->size = 0;
-    merge->live = 0;
-    if (merge->slots == NULL || used == 0) {
-        return;
+    Py_ssize_t wanted = *capacity ? *capacity : 64;
+    while (wanted < needed) {
+        wanted += wanted / 2;
     }
-    if (merge->slot_count > 1024) { /* made again to the next values' measure: a '!' costs no more than they did */
-        PyMem_Free(merge->slots);
-        merge->slots = NULL;
-        merge->slot_count = 0;
-    } else {
-        memset(merge->slots, 0xFF, (size_t)merge->slot_count * sizeof(int32_t));
-    }
-}
-
-static void engine_free(EngineMerge *merge) {
-    engine_reset(merge);
-    PyMem_Free(merge->places);
-    PyMem_Free(merge->distinct);
-    PyMem_Free(merge->slots);
-    Py_XDECREF(merge->values.last);
-}
-
-/* The index of a value in the table (-1: not there), or -2 on an error. */
-static int32_t engine_find(EngineMerge *merge, PyObject *text, Py_hash_t hash) {
-    if (merge->slots == NULL) {
+    void *grown = PyMem_Realloc(*data, (size_t)wanted * item);
+    if (grown == NULL) {
+        PyErr_NoMemory();
         return -1;
     }
-    size_t mask = (size_t)merge->slot_count - 1;
+    *data = grown;
+    *capacity = wanted;
+    return 0;
+}
+
+/* Empties the table; its slots are made again to the next values' measure when they were many, so that a reset
+ * costs no more than the values it drops. */
+static void table_reset(Table *table) {
+    Py_ssize_t used = table->size;
+    table->size = 0;
+    table->arena_size = 0;
+    if (table->slots == NULL || used == 0) {
+        return;
+    }
+    if (table->slot_count > 1024) {
+        PyMem_Free(table->slots);
+        table->slots = NULL;
+        table->slot_count = 0;
+    } else {
+        memset(table->slots, 0xFF, (size_t)table->slot_count * sizeof(int32_t));
+    }
+}
+
+static void table_free(Table *table) {
+    PyMem_Free(table->distinct);
+    PyMem_Free(table->slots);
+    PyMem_Free(table->arena);
+}
+
+static int table_equals(const Table *table, const Distinct *entry, const Span *value) {
+    if (entry->size != value->size) {
+        return 0;
+    }
+    const char *stored = table->arena + AT_OF(entry);
+    int kind = KIND_OF(entry);
+    if (kind == value->chars->kind) {
+        return memcmp(stored, value->chars->data + value->from * kind, (size_t)entry->size * (size_t)kind) == 0;
+    }
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        if (PyUnicode_READ(kind, stored, index) != BUF_AT(value->chars, value->from + index)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The index of a value, or -1: not there. */
+static int32_t table_find(const Table *table, const Span *value, uint64_t hash) {
+    if (table->slots == NULL) {
+        return -1;
+    }
+    size_t mask = (size_t)table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
     for (;;) {
-        int32_t index = merge->slots[slot];
+        int32_t index = table->slots[slot];
         if (index < 0) {
             return -1;
         }
-        Distinct *entry = &merge->distinct[index];
-        if (entry->hash == hash) {
-            if (entry->text == text) {
-                return index;
-            }
-            int equal = PyUnicode_Compare(entry->text, text);
-            if (equal == -1 && PyErr_Occurred()) {
-                return -2;
-            }
-            if (equal == 0) {
-                return index;
-            }
+        const Distinct *entry = &table->distinct[index];
+        if (entry->hash == (uint32_t)hash && table_equals(table, entry, value)) {
+            return index;
         }
         slot = (slot + 1) & mask;
     }
 }
 
-static int engine_grow_slots(EngineMerge *merge) {
-    Py_ssize_t count = merge->slot_count ? merge->slot_count * 2 : 64;
+static int table_grow_slots(Table *table) {
+    Py_ssize_t count = table->slot_count ? table->slot_count * 2 : 64;
+    while (count < table->size * 2 + 2) {
+        count *= 2;
+    }
     int32_t *slots = PyMem_Malloc((size_t)count * sizeof(int32_t));
     if (slots == NULL) {
         PyErr_NoMemory();
@@ -766,52 +876,188 @@ static int engine_grow_slots(EngineMerge *merge) {
     }
     memset(slots, 0xFF, (size_t)count * sizeof(int32_t));
     size_t mask = (size_t)count - 1;
-    for (Py_ssize_t index = 0; index < merge->distinct_size; index++) {
-        size_t slot = (size_t)merge->distinct[index].hash & mask;
-        while (slots[slot] >= 0) {
+    for (Py_ssize_t index = 0; index < table->size; index++) {
+        size_t slot = (size_t)table->distinct[index].hash & mask;
+        while (slots[slot] >= 0) { /* the slots never outgrow 32 bits of hash: 2**31 values at most */
             slot = (slot + 1) & mask;
         }
         slots[slot] = (int32_t)index;
     }
-    PyMem_Free(merge->slots);
-    merge->slots = slots;
-    merge->slot_count = count;
+    PyMem_Free(table->slots);
+    table->slots = slots;
+    table->slot_count = count;
     return 0;
 }
 
-/* The index of a value, added to the table when new; -1 on an error. */
-static int32_t engine_intern(EngineMerge *merge, PyObject *text, Py_hash_t hash) {
-    int32_t found = engine_find(merge, text, hash);
-    if (found != -1) {
-        return found == -2 ? -1 : found;
+/* The index of a value, added when new; -1 on an error. */
+static int32_t table_intern(Table *table, const Span *value, uint64_t hash) {
+    int32_t found = table_find(table, value, hash);
+    if (found >= 0) {
+        return found;
     }
-    if ((merge->distinct_size + 1) * 2 > merge->slot_count && engine_grow_slots(merge) < 0) {
-        return -1;
-    }
-    if (merge->distinct_size >= INT32_MAX - 1) {
+    if (table->size >= INT32_MAX - 1 || value->size >= INT32_MAX) {
         PyErr_SetString(PyExc_MemoryError, "too many distinct values");
         return -1;
     }
-    if (merge->distinct_size == merge->distinct_capacity) {
-        Py_ssize_t capacity = merge->distinct_capacity ? merge->distinct_capacity * 2 : 64;
-        Distinct *grown = PyMem_Realloc(merge->distinct, (size_t)capacity * sizeof(Distinct));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        merge->distinct = grown;
-        merge->distinct_capacity = capacity;
+    if ((table->size + 1) * 2 > table->slot_count && table_grow_slots(table) < 0) {
+        return -1;
     }
-    int32_t index = (int32_t)merge->distinct_size++;
-    Py_INCREF(text);
-    merge->distinct[index] = (Distinct){text, hash, -1, 0};
-    size_t mask = (size_t)merge->slot_count - 1;
+    if (grow((void **)&table->distinct, &table->capacity, table->size + 1, sizeof(Distinct)) < 0) {
+        return -1;
+    }
+    Py_UCS4 widest = 0;
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        Py_UCS4 c = BUF_AT(value->chars, value->from + index);
+        widest = c > widest ? c : widest;
+    }
+    int kind = widest > 0xFFFF ? 4 : widest > 0xFF ? 2 : 1;
+    if (grow((void **)&table->arena, &table->arena_capacity, table->arena_size + value->size * kind + 1, 1) < 0) {
+        return -1;
+    }
+    char *stored = table->arena + table->arena_size;
+    for (Py_ssize_t index = 0; index < value->size; index++) {
+        PyUnicode_WRITE(kind, stored, index, BUF_AT(value->chars, value->from + index));
+    }
+    int32_t index = (int32_t)table->size++;
+    table->distinct[index] = (Distinct){table->arena_size | ((int64_t)kind << 56), (uint32_t)hash, (int32_t)value->size, -1, 0};
+    table->arena_size += value->size * kind;
+    size_t mask = (size_t)table->slot_count - 1;
     size_t slot = (size_t)hash & mask;
-    while (merge->slots[slot] >= 0) {
+    while (table->slots[slot] >= 0) {
         slot = (slot + 1) & mask;
     }
-    merge->slots[slot] = index;
+    table->slots[slot] = index;
     return index;
+}
+
+static PyObject *table_value(const Table *table, int32_t index) {
+    const Distinct *entry = &table->distinct[index];
+    if (entry->size == 0) {
+        return PyUnicode_New(0, 0);
+    }
+    return PyUnicode_FromKindAndData(KIND_OF(entry), table->arena + AT_OF(entry), entry->size);
+}
+
+/* The engine's merge --------------------------------------------------------------------------------------------- */
+
+/* The key's array: each place names its value (an index in the table, -1 once taken out), the place before it with
+ * the same value (so '-' takes the last equal one at once) and its line (text index << 40 | offset). Every place on
+ * a value's chain is in the array: only a chain's head is ever taken out. */
+typedef struct {
+    int32_t value;
+    int32_t previous;
+    int64_t ref;
+} Place;
+
+/* Leftist heaps of places, in one pool: a value's places (the greatest on top: '-' takes the last equal value) and
+ * a struct token's places (the least on top: a line with the token replaces the first value that has it). Entries
+ * are checked when they come to the top (a place may have been taken out or given another value since). */
+typedef struct {
+    int32_t place;
+    int32_t left;
+    int32_t right;
+    int32_t rank;
+} Node;
+
+typedef struct {
+    Node *nodes;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+} Heaps;
+
+static inline int32_t heap_rank(const Heaps *heaps, int32_t node) { return node < 0 ? 0 : heaps->nodes[node].rank; }
+
+/* Merges two heaps (greatest: the greatest place on top, else the least); the depth of the recursion is bounded
+ * by the two right spines, at most 2 log2 of the heaps' sizes. */
+static int32_t heap_merge(Heaps *heaps, int32_t a, int32_t b, int greatest) {
+    if (a < 0) {
+        return b;
+    }
+    if (b < 0) {
+        return a;
+    }
+    Node *nodes = heaps->nodes;
+    if (greatest ? nodes[b].place > nodes[a].place : nodes[b].place < nodes[a].place) {
+        int32_t swap = a;
+        a = b;
+        b = swap;
+    }
+    int32_t right = heap_merge(heaps, heaps->nodes[a].right, b, greatest);
+    nodes = heaps->nodes;
+    nodes[a].right = right;
+    if (heap_rank(heaps, nodes[a].left) < heap_rank(heaps, right)) {
+        nodes[a].right = nodes[a].left;
+        nodes[a].left = right;
+    }
+    nodes[a].rank = heap_rank(heaps, nodes[a].right) + 1;
+    return a;
+}
+
+/* Pushes a place on a heap; the new root, or -2 on an error. */
+static int32_t heap_push(Heaps *heaps, int32_t root, int32_t place, int greatest) {
+    if (heaps->size >= INT32_MAX - 1) {
+        PyErr_SetString(PyExc_MemoryError, "too many heap entries");
+        return -2;
+    }
+    if (grow((void **)&heaps->nodes, &heaps->capacity, heaps->size + 1, sizeof(Node)) < 0) {
+        return -2;
+    }
+    int32_t node = (int32_t)heaps->size++;
+    heaps->nodes[node] = (Node){place, -1, -1, 1};
+    return heap_merge(heaps, root, node, greatest);
+}
+
+static inline int32_t heap_pop(Heaps *heaps, int32_t root, int greatest) {
+    return heap_merge(heaps, heaps->nodes[root].left, heaps->nodes[root].right, greatest);
+}
+
+#define STRUCT_WORK_DEFAULT 1000000
+
+typedef struct {
+    Place *places;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+    Table table;
+    Py_ssize_t live;
+    int64_t document;
+    /* '@' struct keys (HandleArrayOfKeyedStructsCommand, unreal_ini._StructMerge): from the first '@' line on, a
+     * place's "previous" is its token's index, and a value's "head" the root of its heap of places */
+    int structs;
+    int has_struct_key;
+    Buffer struct_key;       /* as written */
+    PyObject *struct_match;  /* struct key + "=", lowered (str.lower()) */
+    Py_ssize_t match_size;   /* the length of struct key + "=" as written */
+    int64_t struct_ref;      /* the line of the struct key in use */
+    int tokens_pending;      /* a new struct key: the tokens are indexed at their first use */
+    Table tokens;
+    Heaps heaps;
+    Buffer scratch;
+    int64_t work;
+    int64_t work_limit;
+    int refused;
+} EngineMerge;
+
+static void engine_reset(EngineMerge *merge) {
+    table_reset(&merge->table);
+    merge->size = 0;
+    merge->live = 0;
+    if (merge->structs) {
+        table_reset(&merge->tokens);
+        merge->heaps.size = 0;
+        if (merge->has_struct_key) {
+            merge->tokens_pending = 0; /* clear() makes an empty index, not one to be made */
+        }
+    }
+}
+
+static void engine_free(EngineMerge *merge) {
+    table_free(&merge->table);
+    table_free(&merge->tokens);
+    PyMem_Free(merge->places);
+    PyMem_Free(merge->heaps.nodes);
+    PyMem_Free(merge->struct_key.data);
+    PyMem_Free(merge->scratch.data);
+    Py_XDECREF(merge->struct_match);
 }
 
 static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
@@ -819,17 +1065,10 @@ static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
         PyErr_SetString(PyExc_MemoryError, "too many values");
         return -1;
     }
-    if (merge->size == merge->capacity) {
-        Py_ssize_t capacity = merge->capacity ? merge->capacity * 2 : 256;
-        Place *grown = PyMem_Realloc(merge->places, (size_t)capacity * sizeof(Place));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        merge->places = grown;
-        merge->capacity = capacity;
+    if (grow((void **)&merge->places, &merge->capacity, merge->size + 1, sizeof(Place)) < 0) {
+        return -1;
     }
-    Distinct *entry = &merge->distinct[value];
+    Distinct *entry = &merge->table.distinct[value];
     merge->places[merge->size] = (Place){value, entry->head, ref};
     entry->head = (int32_t)merge->size;
     entry->count++;
@@ -840,7 +1079,7 @@ static int engine_append(EngineMerge *merge, int32_t value, int64_t ref) {
 
 /* Takes out a value's last place (its chain's head), then the places taken out at the end of the array. */
 static void engine_take_out(EngineMerge *merge, int32_t value) {
-    Distinct *entry = &merge->distinct[value];
+    Distinct *entry = &merge->table.distinct[value];
     Place *place = &merge->places[entry->head];
     entry->head = place->previous;
     entry->count--;
@@ -851,12 +1090,356 @@ static void engine_take_out(EngineMerge *merge, int32_t value) {
     }
 }
 
+/* '@' struct keys --------------------------------------------------------------------------------------------- */
+
+/* The token after "Key=" in a value (ExtractPropertyValue; unreal_ini._struct_token): where "key=" is found in the
+ * lowered value (any case), then a quoted string or a run of word characters (re's \w). Its span in the value
+ * (*size 0: none); -1 on an error. */
+static int struct_token(EngineMerge *merge, const Span *value, Py_ssize_t *from, Py_ssize_t *size) {
+    *from = 0;
+    *size = 0;
+    Py_ssize_t length = value->size;
+    Py_ssize_t match_length = PyUnicode_GET_LENGTH(merge->struct_match);
+    Py_ssize_t at = -1;
+    int ascii = PyUnicode_IS_ASCII(merge->struct_match) && match_length <= 64;
+    for (Py_ssize_t index = 0; ascii && index < length; index++) {
+        ascii = BUF_AT(value->chars, value->from + index) < 128;
+    }
+    if (ascii) { /* lowered in place of each character; a match of at most 64 characters: a linear search */
+        const Py_UCS1 *match = PyUnicode_1BYTE_DATA(merge->struct_match);
+        for (Py_ssize_t index = 0; at < 0 && index + match_length <= length; index++) {
+            Py_ssize_t inner = 0;
+            while (inner < match_length) {
+                Py_UCS4 c = BUF_AT(value->chars, value->from + index + inner);
+                if (((c >= 'A' && c <= 'Z') ? c + 32 : c) != match[inner]) {
+                    break;
+                }
+                inner++;
+            }
+            if (inner == match_length) {
+                at = index;
+            }
+        }
+    } else {
+        PyObject *text = length ? PyUnicode_FromKindAndData(value->chars->kind,
+                                                            value->chars->data + value->from * value->chars->kind,
+                                                            length)
+                                : PyUnicode_New(0, 0);
+        if (text == NULL) {
+            return -1;
+        }
+        PyObject *lowered_text = PyObject_CallMethod(text, "lower", NULL);
+        Py_DECREF(text);
+        if (lowered_text == NULL) {
+            return -1;
+        }
+        at = PyUnicode_Find(lowered_text, merge->struct_match, 0, PyUnicode_GET_LENGTH(lowered_text), 1);
+        Py_DECREF(lowered_text);
+        if (at == -2) {
+            return -1;
+        }
+    }
+    if (at < 0) {
+        return 0;
+    }
+    Py_ssize_t start = at + merge->match_size; /* the length as written, as _struct_token counts it */
+    if (start >= length) {
+        return 0;
+    }
+    if (BUF_AT(value->chars, value->from + start) == '"') {
+        Py_ssize_t end = start + 1;
+        while (end < length && BUF_AT(value->chars, value->from + end) != '"') {
+            end++;
+        }
+        *from = start + 1;
+        *size = end - start - 1;
+        return 0;
+    }
+    Py_ssize_t end = start;
+    while (end < length) {
+        Py_UCS4 c = BUF_AT(value->chars, value->from + end);
+        if (!(Py_UNICODE_ISALNUM(c) || c == '_')) {
+            break;
+        }
+        end++;
+    }
+    *from = start;
+    *size = end - start;
+    return 0;
+}
+
+/* The value a table holds, as a span. */
+static Span table_span(const Table *table, int32_t index, Buffer *view) {
+    const Distinct *entry = &table->distinct[index];
+    *view = (Buffer){KIND_OF(entry), table->arena + AT_OF(entry), entry->size, entry->size};
+    return (Span){view, 0, entry->size};
+}
+
+static inline int tokens_in_use(const EngineMerge *merge) {
+    return merge->has_struct_key && merge->struct_key.size > 0 && !merge->tokens_pending;
+}
+
+/* A place takes a value: its value's heap, and its token's when the tokens are indexed. */
+static int struct_place(EngineMerge *merge, int32_t place, int32_t value) {
+    merge->places[place].value = value;
+    merge->places[place].previous = -1;
+    Distinct *entry = &merge->table.distinct[value];
+    int32_t root = heap_push(&merge->heaps, entry->head, place, 1);
+    if (root == -2) {
+        return -1;
+    }
+    merge->table.distinct[value].head = root;
+    if (!tokens_in_use(merge)) {
+        return 0;
+    }
+    Buffer view;
+    Span stored = table_span(&merge->table, value, &view);
+    Py_ssize_t from = 0;
+    Py_ssize_t size = 0;
+    if (struct_token(merge, &stored, &from, &size) < 0) {
+        return -1;
+    }
+    if (size == 0) {
+        return 0;
+    }
+    Span token = {&view, from, size};
+    int32_t index = table_intern(&merge->tokens, &token, span_hash(&token));
+    if (index < 0) {
+        return -1;
+    }
+    merge->places[place].previous = index;
+    root = heap_push(&merge->heaps, merge->tokens.distinct[index].head, place, 0);
+    if (root == -2) {
+        return -1;
+    }
+    merge->tokens.distinct[index].head = root;
+    return 0;
+}
+
+static int struct_append(EngineMerge *merge, int32_t value, int64_t ref) {
+    if (merge->size >= INT32_MAX - 1) {
+        PyErr_SetString(PyExc_MemoryError, "too many values");
+        return -1;
+    }
+    if (grow((void **)&merge->places, &merge->capacity, merge->size + 1, sizeof(Place)) < 0) {
+        return -1;
+    }
+    int32_t place = (int32_t)merge->size++;
+    merge->places[place].ref = ref;
+    merge->table.distinct[value].count++;
+    merge->live++;
+    return struct_place(merge, place, value);
+}
+
+/* From the first '@' line: every value's chain becomes a heap of its places. */
+static int struct_enter(EngineMerge *merge) {
+    merge->structs = 1;
+    for (Py_ssize_t index = 0; index < merge->table.size; index++) {
+        merge->table.distinct[index].head = -1;
+    }
+    for (Py_ssize_t place = 0; place < merge->size; place++) {
+        int32_t value = merge->places[place].value;
+        merge->places[place].previous = -1;
+        if (value >= 0) {
+            int32_t root = heap_push(&merge->heaps, merge->table.distinct[value].head, (int32_t)place, 1);
+            if (root == -2) {
+                return -1;
+            }
+            merge->table.distinct[value].head = root;
+        }
+    }
+    return 0;
+}
+
+/* A new struct key's first use: every value there is looked at again (the work Unreal does at each line, which
+ * buildver bounds), and the tokens indexed. 1: refused. */
+static int struct_index(EngineMerge *merge) {
+    merge->tokens_pending = 0;
+    merge->work += merge->live;
+    if (merge->work > merge->work_limit) {
+        merge->refused = 1;
+        return 1;
+    }
+    table_reset(&merge->tokens);
+    for (Py_ssize_t place = 0; place < merge->size; place++) {
+        int32_t value = merge->places[place].value;
+        if (value < 0) {
+            continue;
+        }
+        Buffer view;
+        Span stored = table_span(&merge->table, value, &view);
+        Py_ssize_t from = 0;
+        Py_ssize_t size = 0;
+        merge->places[place].previous = -1;
+        if (struct_token(merge, &stored, &from, &size) < 0) {
+            return -1;
+        }
+        if (size == 0) {
+            continue;
+        }
+        Span token = {&view, from, size};
+        int32_t index = table_intern(&merge->tokens, &token, span_hash(&token));
+        if (index < 0) {
+            return -1;
+        }
+        merge->places[place].previous = index;
+        int32_t root = heap_push(&merge->heaps, merge->tokens.distinct[index].head, (int32_t)place, 0);
+        if (root == -2) {
+            return -1;
+        }
+        merge->tokens.distinct[index].head = root;
+    }
+    return 0;
+}
+
+static int struct_key_set(EngineMerge *merge, const KeyLine *line) {
+    Buffer *key = &merge->struct_key;
+    int same = merge->has_struct_key && key->size == line->value_size;
+    for (Py_ssize_t index = 0; same && index < key->size; index++) {
+        same = BUF_AT(key, index) == BUF_AT(line->chars, line->from + index);
+    }
+    if (same) {
+        return 0;
+    }
+    key->size = 0;
+    for (Py_ssize_t index = 0; index < line->value_size; index++) {
+        if (buffer_add(key, BUF_AT(line->chars, line->from + index)) < 0) {
+            return -1;
+        }
+    }
+    PyObject *written = key->size ? PyUnicode_FromKindAndData(key->kind, key->data, key->size) : PyUnicode_New(0, 0);
+    if (written == NULL) {
+        return -1;
+    }
+    PyObject *match = PyUnicode_FromFormat("%U=", written);
+    Py_DECREF(written);
+    if (match == NULL) {
+        return -1;
+    }
+    PyObject *lowered_match = PyObject_CallMethod(match, "lower", NULL);
+    Py_DECREF(match);
+    if (lowered_match == NULL) {
+        return -1;
+    }
+    Py_XSETREF(merge->struct_match, lowered_match);
+    merge->match_size = key->size + 1;
+    merge->has_struct_key = 1;
+    merge->struct_ref = (merge->document << 40) | (int64_t)line->start;
+    merge->tokens_pending = 1;
+    return 0;
+}
+
+static void struct_trim(EngineMerge *merge) {
+    while (merge->size > 0 && merge->places[merge->size - 1].value < 0) {
+        merge->size--;
+    }
+}
+
+/* One line of the key under struct keys (unreal_ini._StructMerge.run). */
+static int struct_line(EngineMerge *merge, const KeyLine *line) {
+    char action = line->action;
+    if (action == '@') {
+        return struct_key_set(merge, line);
+    }
+    if (action == '*') {
+        return 0;
+    }
+    if (action == '!') {
+        engine_reset(merge);
+        return 0;
+    }
+    Span value = {line->chars, line->from, line->value_size};
+    uint64_t hash = span_hash(&value);
+    int64_t ref = (merge->document << 40) | (int64_t)line->start;
+    if ((action == 0 || action == '+' || action == '.') && merge->has_struct_key && merge->struct_key.size > 0) {
+        Py_ssize_t from = 0;
+        Py_ssize_t size = 0;
+        if (struct_token(merge, &value, &from, &size) < 0) {
+            return -1;
+        }
+        if (size > 0) {
+            if (merge->tokens_pending) {
+                int indexed = struct_index(merge);
+                if (indexed != 0) {
+                    return indexed;
+                }
+            }
+            Span token = {line->chars, line->from + from, size};
+            int32_t found = table_find(&merge->tokens, &token, span_hash(&token));
+            if (found >= 0) {
+                Distinct *entry = &merge->tokens.distinct[found];
+                while (entry->head >= 0) {
+                    int32_t place = merge->heaps.nodes[entry->head].place;
+                    if (place < merge->size && merge->places[place].value >= 0 && merge->places[place].previous == found) {
+                        break;
+                    }
+                    entry->head = heap_pop(&merge->heaps, entry->head, 0);
+                }
+                if (entry->head >= 0) { /* the first value with the token is replaced in place */
+                    int32_t place = merge->heaps.nodes[entry->head].place;
+                    int32_t index = table_intern(&merge->table, &value, hash);
+                    if (index < 0) {
+                        return -1;
+                    }
+                    merge->table.distinct[merge->places[place].value].count--;
+                    merge->table.distinct[index].count++;
+                    merge->places[place].value = index;
+                    merge->places[place].ref = ref;
+                    int32_t root = heap_push(&merge->heaps, merge->table.distinct[index].head, place, 1);
+                    if (root == -2) {
+                        return -1;
+                    }
+                    merge->table.distinct[index].head = root;
+                    return 0;
+                }
+            }
+        }
+    }
+    if (action == '-') {
+        int32_t found = table_find(&merge->table, &value, hash);
+        if (found < 0) {
+            return 0;
+        }
+        Distinct *entry = &merge->table.distinct[found];
+        while (entry->head >= 0) {
+            int32_t place = merge->heaps.nodes[entry->head].place;
+            if (place < merge->size && merge->places[place].value == found) {
+                merge->places[place].value = -1;
+                entry->count--;
+                merge->live--;
+                entry->head = heap_pop(&merge->heaps, entry->head, 1);
+                struct_trim(merge);
+                return 0;
+            }
+            entry->head = heap_pop(&merge->heaps, entry->head, 1);
+        }
+        return 0;
+    }
+    int32_t index = table_intern(&merge->table, &value, hash);
+    if (index < 0) {
+        return -1;
+    }
+    if (action == '+' && merge->table.distinct[index].count > 0) {
+        return 0;
+    }
+    if (action == 0 && merge->size > 0) { /* the last value replaced in place */
+        int32_t place = (int32_t)merge->size - 1;
+        merge->table.distinct[merge->places[place].value].count--;
+        merge->table.distinct[index].count++;
+        merge->places[place].ref = ref;
+        return struct_place(merge, place, index);
+    }
+    return struct_append(merge, index, ref);
+}
+
 static int engine_line_merged(void *context, const KeyLine *line) {
     EngineMerge *merge = context;
     char action = line->action;
-    if (action == '@') {
-        merge->structs = 1;
-        return 1; /* handed back: Python merges struct keys */
+    if (action == '@' && !merge->structs && struct_enter(merge) < 0) {
+        return -1;
+    }
+    if (merge->structs) {
+        return struct_line(merge, line);
     }
     if (action == '*') {
         return 0; /* per-object struct keys: not modelled, the line passed over (as unreal_ini does) */
@@ -865,138 +1448,225 @@ static int engine_line_merged(void *context, const KeyLine *line) {
         engine_reset(merge);
         return 0;
     }
-    PyObject *text = value_object(&merge->values, line->value, line->value_size);
-    if (text == NULL) {
-        return -1;
-    }
-    Py_hash_t hash = PyObject_Hash(text);
-    int result = -1;
-    int64_t ref = (merge->document << 40) | (int64_t)line->start;
-    if (hash == -1) {
-        goto done;
-    }
+    Span value = {line->chars, line->from, line->value_size};
+    uint64_t hash = span_hash(&value);
     if (action == '-') {
-        int32_t found = engine_find(merge, text, hash);
-        if (found == -2) {
-            goto done;
-        }
-        if (found >= 0 && merge->distinct[found].count > 0) {
+        int32_t found = table_find(&merge->table, &value, hash);
+        if (found >= 0 && merge->table.distinct[found].count > 0) {
             engine_take_out(merge, found);
         }
-        result = 0;
-        goto done;
+        return 0;
     }
-    int32_t value = engine_intern(merge, text, hash);
-    if (value < 0) {
-        goto done;
+    int32_t index = table_intern(&merge->table, &value, hash);
+    if (index < 0) {
+        return -1;
     }
-    if (action == '+' && merge->distinct[value].count > 0) {
-        result = 0; /* AddUnique: already there */
-        goto done;
+    if (action == '+' && merge->table.distinct[index].count > 0) {
+        return 0; /* AddUnique: already there */
     }
     if (action == 0 && merge->live > 0) { /* Find gives the last pair: its value replaced */
         engine_take_out(merge, merge->places[merge->size - 1].value);
     }
-    result = engine_append(merge, value, ref);
-done:
-    Py_DECREF(text);
-    return result;
+    return engine_append(merge, index, (merge->document << 40) | (int64_t)line->start);
 }
 
 /* UnrealBuildTool's merge --------------------------------------------------------------------------------------- */
 
-/* str.lower() of a value, as unreal_ini compares '-' lines (any case). */
-static PyObject *lowered(PyObject *text) {
-    if (PyUnicode_IS_ASCII(text)) {
-        Py_ssize_t size = PyUnicode_GET_LENGTH(text);
-        const Py_UCS1 *data = PyUnicode_1BYTE_DATA(text);
-        Py_ssize_t index = 0;
-        while (index < size && !(data[index] >= 'A' && data[index] <= 'Z')) {
-            index++;
-        }
-        if (index == size) {
-            Py_INCREF(text);
-            return text;
-        }
-    }
-    return PyObject_CallMethod(text, "lower", NULL);
-}
+/* ConfigHierarchySection's list of values: each place names its value as written (-1 once removed), the value in
+ * lower case (unreal_ini compares '-' lines with str.lower()) and the place before it with that lowered value, so
+ * that a '-' line takes out every one of them by its chain; a place is taken out once. When only the first value
+ * is asked, equal lines in a row are one place (a '-' line takes all of them or none). */
+typedef struct {
+    int32_t value;
+    int32_t lowered;
+    int32_t previous;
+    int64_t ref;
+} UbtPlace;
 
 typedef struct {
-    int pass;
-    int64_t sequence;    /* the key line's number in the hierarchy */
-    int64_t last_reset;  /* the number of the last plain or '!' line */
-    int started;         /* a value set or added since the last reset */
-    PyObject *removed;   /* pass 1: lowered value -> number of its last '-' line */
-    PyObject *found;     /* pass 2: (value, text index, offset) */
+    UbtPlace *places;
+    Py_ssize_t size;
+    Py_ssize_t capacity;
+    Table values;
+    Table lowered;
+    Buffer scratch;
     int everything;
     int64_t document;
-    Values values;
 } UbtMerge;
+
+static void ubt_clear(UbtMerge *merge) {
+    merge->size = 0;
+    table_reset(&merge->values);
+    table_reset(&merge->lowered);
+}
+
+static void ubt_free(UbtMerge *merge) {
+    table_free(&merge->values);
+    table_free(&merge->lowered);
+    PyMem_Free(merge->places);
+    PyMem_Free(merge->scratch.data);
+}
+
+/* The index of a value in lower case in the table of lowered values, added when new; -1 on an error. ASCII is
+ * lowered here; any other value by str.lower(), as unreal_ini lowers it. */
+static int32_t ubt_lowered(Buffer *scratch, Table *table, const Span *value, int add, int32_t *index) {
+    scratch->size = 0;
+    PyObject *object = NULL;
+    Buffer view = {0};
+    Span lowered = {scratch, 0, value->size};
+    int ascii = 1;
+    for (Py_ssize_t at = 0; at < value->size; at++) {
+        Py_UCS4 c = BUF_AT(value->chars, value->from + at);
+        if (c >= 128) {
+            ascii = 0;
+            break;
+        }
+        if (buffer_add(scratch, (c >= 'A' && c <= 'Z') ? c + 32 : c) < 0) {
+            return -1;
+        }
+    }
+    if (!ascii) {
+        PyObject *text = PyUnicode_FromKindAndData(value->chars->kind, value->chars->data + value->from * value->chars->kind,
+                                                   value->size);
+        if (text == NULL) {
+            return -1;
+        }
+        object = PyObject_CallMethod(text, "lower", NULL);
+        Py_DECREF(text);
+        if (object == NULL) {
+            return -1;
+        }
+        view.kind = PyUnicode_KIND(object);
+        view.data = PyUnicode_DATA(object);
+        view.size = view.capacity = PyUnicode_GET_LENGTH(object);
+        lowered = (Span){&view, 0, view.size};
+    }
+    uint64_t hash = span_hash(&lowered);
+    *index = add ? table_intern(table, &lowered, hash) : table_find(table, &lowered, hash);
+    Py_XDECREF(object);
+    return (add && *index < 0) ? -1 : 0;
+}
 
 static int ubt_line_merged(void *context, const KeyLine *line) {
     UbtMerge *merge = context;
-    int64_t sequence = merge->sequence++;
     char action = line->action;
-    if (merge->pass == 1) {
-        if (action == '!' || action == 0) {
-            merge->last_reset = sequence;
-            PyDict_Clear(merge->removed);
-            merge->started = action == 0;
-        } else if (action == '+') {
-            merge->started = 1;
-        } else if (action == '-' && merge->started) {
-            PyObject *text = value_object(&merge->values, line->value, line->value_size);
-            if (text == NULL) {
-                return -1;
+    if (action == '!') {
+        ubt_clear(merge);
+        return 0;
+    }
+    Span value = {line->chars, line->from, line->value_size};
+    int32_t lowered = -1;
+    if (action == '-') {
+        if (ubt_lowered(&merge->scratch, &merge->lowered, &value, 0, &lowered) < 0) {
+            return -1;
+        }
+        if (lowered >= 0) {
+            Distinct *entry = &merge->lowered.distinct[lowered];
+            for (int32_t place = entry->head; place >= 0; place = merge->places[place].previous) {
+                merge->places[place].value = -1;
             }
-            PyObject *key = lowered(text);
-            Py_DECREF(text);
-            if (key == NULL) {
-                return -1;
-            }
-            PyObject *number = PyLong_FromLongLong(sequence);
-            int failed = number == NULL || PyDict_SetItem(merge->removed, key, number) < 0;
-            Py_DECREF(key);
-            Py_XDECREF(number);
-            if (failed) {
-                return -1;
-            }
+            entry->head = -1;
+            entry->count = 0;
         }
         return 0;
     }
-    if (sequence < merge->last_reset || !(action == 0 || action == '+')) {
-        return 0; /* before the last reset; '-' lines were counted in pass 1, '!' only resets */
+    if (action == 0) { /* a plain line replaces every value */
+        ubt_clear(merge);
     }
-    PyObject *text = value_object(&merge->values, line->value, line->value_size);
-    if (text == NULL) {
+    if (ubt_lowered(&merge->scratch, &merge->lowered, &value, 1, &lowered) < 0) {
         return -1;
     }
-    PyObject *key = lowered(text);
-    if (key == NULL) {
-        Py_DECREF(text);
+    int32_t written = table_intern(&merge->values, &value, span_hash(&value));
+    if (written < 0) {
         return -1;
     }
-    PyObject *removal = PyDict_GetItemWithError(merge->removed, key);
-    Py_DECREF(key);
-    if (removal == NULL && PyErr_Occurred()) {
-        Py_DECREF(text);
+    Distinct *entry = &merge->lowered.distinct[lowered];
+    if (!merge->everything && merge->size > 0 && entry->head == merge->size - 1 &&
+        merge->places[merge->size - 1].value == written) {
+        return 0; /* the same value again: one place with the first line */
+    }
+    if (merge->size >= INT32_MAX - 1) {
+        PyErr_SetString(PyExc_MemoryError, "too many values");
         return -1;
     }
-    if (removal != NULL && PyLong_AsLongLong(removal) > sequence) {
-        Py_DECREF(text);
-        return 0; /* a '-' line of its value comes after it */
+    if (grow((void **)&merge->places, &merge->capacity, merge->size + 1, sizeof(UbtPlace)) < 0) {
+        return -1;
     }
-    PyObject *item = Py_BuildValue("(NLn)", text, (long long)merge->document, line->start);
+    merge->places[merge->size] =
+        (UbtPlace){written, lowered, entry->head, (merge->document << 40) | (int64_t)line->start};
+    entry->head = (int32_t)merge->size;
+    entry->count++;
+    merge->size++;
+    return 0;
+}
+
+/* Adds (value, text index, offset) to the list of values found. */
+static int found_add(PyObject *found, PyObject *value, int64_t ref) {
+    if (value == NULL) {
+        return -1;
+    }
+    PyObject *item = Py_BuildValue("(NLL)", value, (long long)(ref >> 40), (long long)(ref & (((int64_t)1 << 40) - 1)));
     if (item == NULL) {
         return -1;
     }
-    int failed = PyList_Append(merge->found, item) < 0;
+    int failed = PyList_Append(found, item) < 0;
     Py_DECREF(item);
-    if (failed) {
+    return failed ? -1 : 0;
+}
+
+/* The single value UnrealBuildTool reads (TryGetValue: the first), without the list: two passes, keeping only
+ * the values '-' lines name. The first finds the last plain or '!' line (the lines before it count for nothing)
+ * and, for each value a '-' line names after it (in lower case), its last such line; the second takes the first
+ * value set or added from the last reset on that no later '-' line names. */
+typedef struct {
+    int pass;
+    int64_t sequence; /* the key line's number in the hierarchy */
+    int64_t last_reset;
+    Table removed; /* lowered values; head and count: the number of the last '-' line, low and high half */
+    Buffer scratch;
+    PyObject *found;
+    int64_t document;
+} UbtFirst;
+
+static int ubt_first_line(void *context, const KeyLine *line) {
+    UbtFirst *first = context;
+    int64_t sequence = first->sequence++;
+    char action = line->action;
+    Span value = {line->chars, line->from, line->value_size};
+    int32_t lowered = -1;
+    if (first->pass == 1) {
+        if (action == 0 || action == '!') {
+            first->last_reset = sequence;
+            table_reset(&first->removed); /* the '-' lines before it name values it took out already */
+        } else if (action == '-') {
+            if (ubt_lowered(&first->scratch, &first->removed, &value, 1, &lowered) < 0) {
+                return -1;
+            }
+            first->removed.distinct[lowered].head = (int32_t)(sequence & 0x7FFFFFFF);
+            first->removed.distinct[lowered].count = (int32_t)(sequence >> 31);
+        }
+        return 0;
+    }
+    if (sequence < first->last_reset || (action != 0 && action != '+')) {
+        return 0;
+    }
+    if (ubt_lowered(&first->scratch, &first->removed, &value, 0, &lowered) < 0) {
         return -1;
     }
-    return merge->everything ? 0 : 1; /* the first value that survives is the one read */
+    if (lowered >= 0) {
+        const Distinct *entry = &first->removed.distinct[lowered];
+        if ((((int64_t)entry->count << 31) | entry->head) > sequence) {
+            return 0; /* a '-' line of its value comes after it */
+        }
+    }
+    PyObject *text = line->value_size ? PyUnicode_FromKindAndData(line->chars->kind,
+                                                                 line->chars->data + line->from * line->chars->kind,
+                                                                 line->value_size)
+                                      : PyUnicode_New(0, 0);
+    if (found_add(first->found, text, (first->document << 40) | (int64_t)line->start) < 0) {
+        return -1;
+    }
+    return 1;
 }
 
 /* The module -------------------------------------------------------------------------------------------------------- */
@@ -1023,8 +1693,9 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
     PyObject *key;
     int ubt;
     int everything;
+    long long work_limit = STRUCT_WORK_DEFAULT;
     Names names;
-    if (!PyArg_ParseTuple(args, "OUUpp", &texts, &section, &key, &ubt, &everything)) {
+    if (!PyArg_ParseTuple(args, "OUUpp|L", &texts, &section, &key, &ubt, &everything, &work_limit)) {
         return NULL;
     }
     if (names_read(&names, section, key) < 0) {
@@ -1043,18 +1714,19 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
     PyObject *result = NULL;
     if (!ubt) {
         EngineMerge merge = {0};
+        merge.work_limit = work_limit;
         for (Py_ssize_t index = 0; index < count; index++) {
             Text text;
             if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
                 goto engine_done;
             }
             merge.document = index;
-            int walked = engine_walk(&text, &names, engine_line_merged, &merge);
-            if (walked < 0) {
+            if (engine_walk(&text, &names, engine_line_merged, NULL, &merge) < 0) {
                 goto engine_done;
             }
-            if (merge.structs) {
-                result = Py_NewRef(Py_None);
+            if (merge.refused) { /* the struct key's line: the caller refuses the file */
+                result = Py_BuildValue("(LL)", (long long)(merge.struct_ref >> 40),
+                                       (long long)(merge.struct_ref & (((int64_t)1 << 40) - 1)));
                 goto engine_done;
             }
         }
@@ -1064,51 +1736,73 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
         }
         for (Py_ssize_t index = everything ? 0 : merge.size - 1; index >= 0 && index < merge.size; index++) {
             Place *place = &merge.places[index];
-            if (place->value < 0) {
-                continue;
-            }
-            PyObject *item = Py_BuildValue("(OLL)", merge.distinct[place->value].text, (long long)(place->ref >> 40),
-                                           (long long)(place->ref & (((int64_t)1 << 40) - 1)));
-            if (item == NULL || PyList_Append(result, item) < 0) {
-                Py_XDECREF(item);
+            if (place->value >= 0 && found_add(result, table_value(&merge.table, place->value), place->ref) < 0) {
                 Py_CLEAR(result);
                 goto engine_done;
             }
-            Py_DECREF(item);
         }
     engine_done:
         engine_free(&merge);
-    } else {
-        UbtMerge merge = {0};
-        merge.everything = everything;
-        merge.last_reset = 0;
-        merge.removed = PyDict_New();
-        merge.found = PyList_New(0);
-        if (merge.removed == NULL || merge.found == NULL) {
-            goto ubt_done;
+    } else if (!everything) {
+        UbtFirst first = {0};
+        first.found = PyList_New(0);
+        if (first.found == NULL) {
+            goto first_done;
         }
-        for (merge.pass = 1; merge.pass <= 2; merge.pass++) {
-            merge.sequence = 0;
+        for (first.pass = 1; first.pass <= 2 && !(first.pass == 2 && first.sequence == 0); first.pass++) {
+            first.sequence = 0; /* the second pass only when the first met a line of the key */
             for (Py_ssize_t index = 0; index < count; index++) {
                 Text text;
                 if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
-                    goto ubt_done;
+                    goto first_done;
                 }
-                merge.document = index;
-                int walked = ubt_walk(&text, &names, ubt_line_merged, &merge);
+                first.document = index;
+                int walked = ubt_walk(&text, &names, ubt_first_line, NULL, &first);
                 if (walked < 0) {
-                    goto ubt_done;
+                    goto first_done;
                 }
                 if (walked > 0) {
-                    break; /* the single value read is found */
+                    break; /* found */
                 }
             }
         }
-        result = Py_NewRef(merge.found);
+        result = Py_NewRef(first.found);
+    first_done:
+        Py_XDECREF(first.found);
+        table_free(&first.removed);
+        PyMem_Free(first.scratch.data);
+    } else {
+        UbtMerge merge = {0};
+        merge.everything = everything;
+        for (Py_ssize_t index = 0; index < count; index++) {
+            Text text;
+            if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
+                goto ubt_done;
+            }
+            merge.document = index;
+            if (ubt_walk(&text, &names, ubt_line_merged, NULL, &merge) < 0) {
+                goto ubt_done;
+            }
+        }
+        result = PyList_New(0);
+        if (result == NULL) {
+            goto ubt_done;
+        }
+        for (Py_ssize_t index = 0; index < merge.size; index++) {
+            UbtPlace *place = &merge.places[index];
+            if (place->value < 0) {
+                continue;
+            }
+            if (found_add(result, table_value(&merge.values, place->value), place->ref) < 0) {
+                Py_CLEAR(result);
+                goto ubt_done;
+            }
+            if (!everything) {
+                break; /* the first value is the one read */
+            }
+        }
     ubt_done:
-        Py_XDECREF(merge.removed);
-        Py_XDECREF(merge.found);
-        Py_XDECREF(merge.values.last);
+        ubt_free(&merge);
     }
     Py_DECREF(sequence);
     return result;
@@ -1134,13 +1828,11 @@ static int last_line_kept(void *context, const KeyLine *line) {
     last->start = line->start;
     last->end = line->end;
     last->value.size = 0;
-    if (buffer_reserve(&last->value, line->value_size) < 0) {
-        return -1;
+    for (Py_ssize_t index = 0; index < line->value_size; index++) {
+        if (buffer_add(&last->value, BUF_AT(line->chars, line->from + index)) < 0) {
+            return -1;
+        }
     }
-    if (line->value_size > 0) {
-        memcpy(last->value.data, line->value, (size_t)line->value_size * sizeof(Py_UCS4));
-    }
-    last->value.size = line->value_size;
     return 0;
 }
 
@@ -1161,7 +1853,7 @@ static PyObject *native_key_line(PyObject *module, PyObject *args) {
     LastLine last = {0};
     Walker walk = ubt ? ubt_walk : engine_walk;
     PyObject *result = NULL;
-    if (walk(&text, &names, last_line_kept, &last) < 0) {
+    if (walk(&text, &names, last_line_kept, NULL, &last) < 0) {
         goto done;
     }
     if (!last.found) {
@@ -1169,7 +1861,8 @@ static PyObject *native_key_line(PyObject *module, PyObject *args) {
         goto done;
     }
     char action[2] = {last.action, 0};
-    PyObject *value = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, last.value.data, last.value.size);
+    PyObject *value = last.value.size ? PyUnicode_FromKindAndData(last.value.kind, last.value.data, last.value.size)
+                                      : PyUnicode_New(0, 0);
     if (value == NULL) {
         goto done;
     }
@@ -1179,10 +1872,79 @@ done:
     return result;
 }
 
+/* section_headers: the section's last header, and the first header after it on a later line. */
+typedef struct {
+    const Text *text;
+    int has_last;
+    Py_ssize_t last_start;
+    Py_ssize_t last_end;
+    int has_following;
+    Py_ssize_t following;
+    int changes; /* another section starts on the last header's line ('[S]|[T]') */
+    Py_ssize_t scanned;
+    int broken; /* a line break between the last header's start and scanned */
+} Sections;
+
+static int sections_header(void *context, int asked, Py_ssize_t start, Py_ssize_t end) {
+    Sections *sections = context;
+    if (asked) {
+        *sections = (Sections){sections->text, 1, start, end, 0, 0, 0, start, 0};
+        return 0;
+    }
+    if (!sections->has_last || sections->has_following) {
+        return 0;
+    }
+    while (!sections->broken && sections->scanned < start) {
+        sections->broken = is_break(AT(sections->text, sections->scanned));
+        sections->scanned++;
+    }
+    if (sections->broken) {
+        sections->has_following = 1;
+        sections->following = start;
+    } else {
+        sections->changes = 1;
+    }
+    return 0;
+}
+
+static PyObject *native_section_headers(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *object;
+    PyObject *section;
+    int ubt;
+    Names names;
+    Text text;
+    if (!PyArg_ParseTuple(args, "UUp", &object, &section, &ubt)) {
+        return NULL;
+    }
+    if (names_read(&names, section, section) < 0 || text_of(object, &text) < 0) {
+        return NULL;
+    }
+    Sections sections = {0};
+    sections.text = &text;
+    Walker walk = ubt ? ubt_walk : engine_walk;
+    if (walk(&text, &names, NULL, sections_header, &sections) < 0) {
+        return NULL;
+    }
+    if (!sections.has_last) {
+        Py_RETURN_NONE;
+    }
+    if (!sections.has_following) {
+        return Py_BuildValue("(nnOO)", sections.last_start, sections.last_end, Py_None,
+                             sections.changes ? Py_True : Py_False);
+    }
+    return Py_BuildValue("(nnnO)", sections.last_start, sections.last_end, sections.following,
+                         sections.changes ? Py_True : Py_False);
+}
+
 static PyMethodDef ini_methods[] = {
+    {"section_headers", native_section_headers, METH_VARARGS,
+     "section_headers(text, section, ubt): (start and text end of the section's last header, start of the first "
+     "header on a later line or None, whether another header follows on the last one's line), or None."},
     {"key_values", native_key_values, METH_VARARGS,
-     "key_values(texts, section, key, ubt, everything): [(value, text index, line start), ...] merged as the reader "
-     "merges them (everything false: the single value read), or None for '@' struct keys."},
+     "key_values(texts, section, key, ubt, everything, struct_work=1000000): [(value, text index, line start), ...] "
+     "merged as the reader merges them (everything false: the single value read), or (text index, line start) of "
+     "the '@' struct key whose values would be looked at again past struct_work."},
     {"key_line", native_key_line, METH_VARARGS,
      "key_line(text, section, key, ubt): ((prefix, value, line start, text end) or None, whether an '@' line is "
      "there)."},
@@ -1197,4 +1959,11 @@ static struct PyModuleDef ini_module = {
     .m_methods = ini_methods,
 };
 
-PyMODINIT_FUNC PyInit__ini_native(void) { return PyModule_Create(&ini_module); }
+PyMODINIT_FUNC PyInit__ini_native(void) {
+    const char *special = "\"|\\{}/\r\n";
+    for (const char *c = special; *c; c++) {
+        SPECIAL[(unsigned char)*c] = 1;
+    }
+    BREAKS['\r'] = BREAKS['\n'] = 1;
+    return PyModule_Create(&ini_module);
+}

@@ -162,7 +162,9 @@ class _Writer:
         text = self.text
         line = line_number(text, start)
         last = line_number(text, max(start, end - 1), start, line)
-        return _KeyLine(IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start))
+        return _KeyLine(
+            IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start)
+        )
 
     def _sections(self, reader: IniReader) -> _Sections:
         """The section's last header in the reader's reading, and the first header on a line after it."""
@@ -183,6 +185,21 @@ class _Writer:
             start = starts[mine[-1] - 1]
             return _Sections(_Head(mine[-1], start, start), None if later is None else (later, starts[later - 1]))
         text = self.text
+        core = unreal_ini.ini_core()
+        if core is not None:  # a large file of a plain name (self.small is false): the headers found in C
+            found = core.section_headers(text, self.section, reader is IniReader.UBT)
+            if found is None:
+                return _Sections(None, None)
+            last_start, last_end, following_start, changes = found
+            line = line_number(text, last_start)
+            if changes:
+                self._section_changes = True
+            return _Sections(
+                _Head(line, last_start, last_end),
+                None
+                if following_start is None
+                else (line_number(text, following_start, last_start, line), following_start),
+            )
         lines = _LineCounter(text)
         last: _Head | None = None
         following: tuple[int, int] | None = None

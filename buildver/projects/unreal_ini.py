@@ -502,13 +502,15 @@ def _values(
     """The merged values (all of them, or only the one a single read gives), each with its file and line: from the
     compiled core when there is one and it takes the name, else from :func:`_python_values`."""
     core = ini_core()
-    if core is not None and fast_name(section, key):
-        found = core.key_values(
-            [document.text for document in documents], section, key, reader is IniReader.UBT, everything
-        )
-        if found is not None:  # None: '@' struct keys, merged in Python
-            return _lines_found(found, documents)
-    return _python_values(documents, section, key, reader, everything=everything)
+    if core is None or not fast_name(section, key):
+        return _python_values(documents, section, key, reader, everything=everything)
+    found = core.key_values(
+        [document.text for document in documents], section, key, reader is IniReader.UBT, everything, _STRUCT_WORK
+    )
+    if isinstance(found, tuple):  # the line of an '@' struct key past the work buildver does
+        document, offset = found
+        raise _too_much_work(documents[document].path, documents[document].line_of(offset), section, key)
+    return _lines_found(found, documents)
 
 
 def _lines_found(found: list[tuple[str, int, int]], documents: tuple[IniDocument, ...]) -> list[IniValue]:
@@ -538,15 +540,18 @@ def _python_values(
                 merged = _merge_ubt(items, texts, everything=everything)
         except _TooMuchWork as exc:
             where = _located([("", exc.ref)], items, documents)[0]
-            raise IniError(
-                f"{where.path}: line {where.line}: the '@' struct keys of {key} in [{section}] are compared with "
-                f"more than {_STRUCT_WORK} values: Unreal compares every value at each line; buildver does not "
-                "read such a file"
-            ) from None
+            raise _too_much_work(where.path, where.line, section, key) from None
         return _located(merged, items, documents)
     finally:
         if paused:
             gc.enable()
+
+
+def _too_much_work(path: str, line: int, section: str, key: str) -> IniError:
+    return IniError(
+        f"{path}: line {line}: the '@' struct keys of {key} in [{section}] are compared with more than "
+        f"{_STRUCT_WORK} values: Unreal compares every value at each line; buildver does not read such a file"
+    )
 
 
 def _lines_of(run: Lines, text: str, reader: IniReader) -> Iterator[tuple[str, str]]:
