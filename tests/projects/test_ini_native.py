@@ -16,7 +16,9 @@ compiler built the core.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,8 +52,11 @@ ASKED = sorted({*NAMES, "Name", "X", "Y", "v", "a", "Key.Sub", "_", "K~", "K!", 
 CODECS = st.sampled_from(["utf-8", "utf-8-sig", "utf-16-le", "utf-16-be"])
 BREAKS = st.sampled_from(["\n", "\r\n", "\r"])
 
-Found = list[tuple[str, int, int]]
-"""Values as (value, index of the file in the hierarchy, 1-based physical line)."""
+Found = list[tuple[str, int, int]] | tuple[str, int, int]
+"""Values as (value, index of the file in the hierarchy, 1-based physical line), or a refusal ("refused", index of
+the file, line) of ``@`` struct keys that change over more values than the work bound."""
+STRUCT_WORK = 1_000_000
+"""``unreal_ini._STRUCT_WORK``, the bound the tests below lower."""
 
 
 class KeyLine(NamedTuple):
@@ -74,15 +79,34 @@ def _documents(data: list[bytes]) -> tuple[IniDocument, ...]:
 def _python_values(
     documents: tuple[IniDocument, ...], section: str, key: str, reader: IniReader, *, everything: bool
 ) -> Found:
-    found = unreal_ini._python_values(documents, section, key, reader, everything=everything)
-    return [(value.value, int(value.path), value.line) for value in found]
+    try:
+        found = unreal_ini._python_values(documents, section, key, reader, everything=everything)
+    except unreal_ini.IniError as exc:
+        message = str(exc)
+    else:
+        return [(value.value, int(value.path), value.line) for value in found]
+    where = re.fullmatch(r"(\d+): line (\d+): the '@' struct keys of .* buildver does not read such a file", message)
+    assert where is not None, message
+    return ("refused", int(where[1]), int(where[2]))
 
 
-def _core_values(texts: list[str], section: str, key: str, reader: IniReader, *, everything: bool) -> Found | None:
-    found = native.key_values(texts, section, key, reader is IniReader.UBT, everything)
-    if found is None:
-        return None
+def _core_values(texts: list[str], section: str, key: str, reader: IniReader, *, everything: bool) -> Found:
+    found = native.key_values(texts, section, key, reader is IniReader.UBT, everything, unreal_ini._STRUCT_WORK)
+    if isinstance(found, tuple):
+        index, offset = found
+        return ("refused", index, line_number(texts[index], offset))
     return [(value, index, line_number(texts[index], offset)) for value, index, offset in found]
+
+
+@contextmanager
+def struct_work(bound: int) -> Iterator[None]:
+    """Refuse ``@`` struct keys that change over more than ``bound`` values (both readers read the bound here)."""
+    before = unreal_ini._STRUCT_WORK
+    unreal_ini._STRUCT_WORK = bound
+    try:
+        yield
+    finally:
+        unreal_ini._STRUCT_WORK = before
 
 
 def _struct_keys(document: IniDocument, section: str, key: str) -> bool:
@@ -175,23 +199,23 @@ def _asked(documents: tuple[IniDocument, ...]) -> list[tuple[str, str]]:
 
 
 def assert_same_values(documents: tuple[IniDocument, ...], section: str, key: str) -> None:
-    """The core's merged values are the Python readers', for both readers, all values and the single one."""
+    """The core's merged values are the Python readers', for both readers, all values and the single one (or the
+    same refusal, on the same line); and what ``lookup`` gives through the core."""
     texts = [document.text for document in documents]
-    structs = any(_struct_keys(document, section, key) for document in documents)
     for reader in READERS:
         for everything in (True, False):
+            want = _python_values(documents, section, key, reader, everything=everything)
             got = _core_values(texts, section, key, reader, everything=everything)
-            asked = (section, key, reader.value, everything)
-            if got is None:
-                assert reader is IniReader.ENGINE, asked
-                assert structs, asked  # None only for the '@' struct keys the Python merge reads
-                continue
-            assert not (structs and reader is IniReader.ENGINE), asked
-            assert got == _python_values(documents, section, key, reader, everything=everything), asked
-        public = unreal_ini.lookup(documents, section, key, reader=reader)  # the core's offsets made line numbers
-        assert [(value.value, int(value.path), value.line) for value in public] == _python_values(
-            documents, section, key, reader, everything=True
-        ), (section, key, reader.value)
+            assert got == want, (section, key, reader.value, everything)
+        try:
+            public: Found = [
+                (value.value, int(value.path), value.line)
+                for value in unreal_ini.lookup(documents, section, key, reader=reader)
+            ]
+        except unreal_ini.IniError:
+            public = _python_values(documents, section, key, reader, everything=True)
+            assert public[0] == "refused"
+        assert public == _python_values(documents, section, key, reader, everything=True), (section, key)
 
 
 def assert_same_key_line(document: IniDocument, section: str, key: str) -> None:
@@ -204,10 +228,17 @@ def assert_same_key_line(document: IniDocument, section: str, key: str) -> None:
 def compare(data: list[bytes]) -> None:
     """Every asked name of a hierarchy, merged; and every file's last line of each."""
     documents = _documents(data)
-    for section, key in _asked(documents):
+    asked = _asked(documents)
+    for section, key in asked:
         assert_same_values(documents, section, key)
         for document in documents:
             assert_same_key_line(document, section, key)
+    sections = sorted({section for section, _key in asked})
+    if len(sections) > 24:  # a real file: the fixed names and a sample of its own (each costs the Python scan)
+        sections = sorted({*(name for name in sections if name in ASKED), *sections[:: len(sections) // 12]})
+    for section in sections:
+        for document in documents:
+            assert_same_headers(document, section)
 
 
 @contextmanager
@@ -229,14 +260,51 @@ def _write(data: bytes, section: str, key: str, value: str) -> tuple[str, object
         return ("refused", str(exc), None)
 
 
+@contextmanager
+def scanning() -> Iterator[None]:
+    """Read every file as a large one (``SCAN_FROM`` 0): the writer asks the core for the section's headers, and
+    without the core the Python readers scan for them."""
+    before = unreal_ini.SCAN_FROM
+    unreal_ini.SCAN_FROM = 0
+    try:
+        yield
+    finally:
+        unreal_ini.SCAN_FROM = before
+
+
 def compare_writes(data: bytes, writes: list[tuple[str, str, str]]) -> None:
-    """Each write gives the same bytes (or the same refusal) and names the same line with the core and without."""
+    """Each write gives the same bytes (or the same refusal) and names the same line with the core and without,
+    read as a small file and as a large one."""
     assert unreal_ini.ini_core() is native
     for section, key, value in writes:
-        got = _write(data, section, key, value)
+        for large in (False, True):
+            with scanning() if large else contextlib.nullcontext():
+                got = _write(data, section, key, value)
+                with pure_python():
+                    want = _write(data, section, key, value)
+            assert got == want, (section, key, value, large)
+
+
+def _headers(document: IniDocument, section: str, reader: IniReader) -> tuple[int, int, int | None, bool] | None:
+    """What the writer takes of the section's headers in a large file: where the last one starts and its text
+    ends, where the first header on a later line starts, and whether another section starts on the last one's
+    line."""
+    with scanning():
+        writer = ini_edit._Writer(document, section, "K")
+        sections = writer._find_sections(reader)
+    if sections.last is None:
+        return None
+    following = None if sections.following is None else sections.following[1]
+    return sections.last.start, sections.last.end, following, writer._section_changes
+
+
+def assert_same_headers(document: IniDocument, section: str) -> None:
+    """The core's headers of the section are the ones the Python readers scan for."""
+    for reader in READERS:
+        got = _headers(document, section, reader)
         with pure_python():
-            want = _write(data, section, key, value)
-        assert got == want, (section, key, value)
+            want = _headers(document, section, reader)
+        assert got == want, (section, reader.value)
 
 
 def _with_breaks(text: str, brk: str) -> str:
@@ -364,25 +432,32 @@ def test_each_rule_reads_the_same_in_the_core(case: Case) -> None:
 
 
 STRUCT_KEYS = {
-    "an at line of the key": ("[S]\n@K=Name\n+K=(Name=a)\n", True),
-    "an at line after a bang": ("[S]\n+K=a\n!K=\n@K=Name\n", True),
+    "an at line of the key": ("[S]\n@K=Name\n+K=(Name=a)\n+K=(Name=b)\nK=(Name=a,X=1)\n", True),
+    "an at line after a bang": ("[S]\n+K=a\n!K=\n@K=Name\n+K=(Name=c)\n", True),
     "an at line in another section": ("[T]\n@K=Name\n[S]\n+K=a\n", False),
     "an at line of another key": ("[S]\n@X=Name\n+K=a\n", False),
     "an at line in quotes": ('[S]\nX="@K=Name"\n+K=a\n', False),
     "an at line after a bar": ("[S]\nX=1|@K=Name\n+K=a\n", True),
     "an at line for ubt only": ("[T]\n [S]\n@K=Name\n", False),
+    "at lines changing the name": ("[S]\n@K=Name\n.K=(Name=a)\n.K=(Name=a)\n@K=X\nK=(X=1)\n-K=(Name=a)\n", True),
 }
-"""Whether the engine's reader sees an ``@`` struct key line of ``K`` in ``[S]``: the core hands those back."""
+"""Whether the engine's reader sees an ``@`` struct key line of ``K`` in ``[S]`` (UnrealBuildTool never does)."""
 
 
 @pytest.mark.parametrize(("text", "structs"), list(STRUCT_KEYS.values()), ids=list(STRUCT_KEYS))
-def test_struct_keys_are_handed_back_to_python_by_the_engine_core(text: str, structs: bool) -> None:
-    texts = [text]
-    assert (native.key_values(texts, "S", "K", False, True) is None) is structs
+def test_struct_keys_merge_the_same_in_the_core(text: str, structs: bool) -> None:
     assert native.key_line(text, "S", "K", False)[1] is structs
-    assert native.key_values(texts, "S", "K", True, True) is not None
     assert native.key_line(text, "S", "K", True)[1] is False
     compare([text.encode()])
+    with struct_work(1):
+        compare([text.encode()])
+
+
+STRUCT_LINES = ["@K=Name", "@K=X", "@k=name", "+K=(Name=a)", "+K=(Name=b)", ".K=(Name=a)", "K=(Name=a,X=1)",
+                "-K=(Name=a)", "+K=(X=1)", "K=(Name=\"a\")", "!K=", "+K=a", ".K=a", "*K=Name", "[S]", "[T]",
+                "K=(Name=c)|K=(Name=d)", "+K=(name=a)", "K=(Name=a)"]  # fmt: skip
+STRUCTS = st.lists(st.sampled_from(STRUCT_LINES), max_size=24).map(lambda lines: "[S]\n" + "\n".join(lines))
+"""Files of ``@`` struct keys and the lines they change."""
 
 
 HIERARCHIES = {
@@ -564,3 +639,10 @@ def test_writing_to_a_real_file_gives_the_same_bytes_with_the_core(path: Path) -
     document = parse_ini(path.read_bytes(), "t.ini")
     asked = [(entry.section, entry.key) for entry in document.entries(IniReader.UBT)][:12]
     compare_writes(path.read_bytes(), [(section, key, "7") for section, key in asked] + [("New", "K", "1")])
+
+
+@settings(max_examples=60)
+@given(st.lists(STRUCTS, min_size=1, max_size=2), st.sampled_from([0, 1, 2, 5, STRUCT_WORK]))
+def test_struct_keys_merge_and_are_refused_the_same_in_the_core(texts: list[str], bound: int) -> None:
+    with struct_work(bound):
+        compare([text.encode() for text in texts])
