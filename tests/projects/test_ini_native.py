@@ -2,16 +2,20 @@
 
 For every asked section and key whose names the core takes (``ini_scan.fast_name``), with both of Unreal's readers:
 
-- ``key_values`` (the key's merged values over a hierarchy, all of them or the one a single read gives) against
-  ``unreal_ini._python_values``: the same values, from the same file and physical line, in the same order; the core
-  gives None exactly when an ``@`` struct key line of the key is in the section (the engine's reader only);
+- ``key_values`` (the key's merged values over a hierarchy, all of them or the one a single read gives, ``@``
+  struct keys included) against ``unreal_ini._python_values``: the same values, from the same file and physical
+  line, in the same order, or the same refusal on the same line when struct keys change over more values than the
+  work bound (lowered here so that small files reach it); and ``lookup``, which goes through the core;
 - ``key_line`` (the key's last line in the section and whether an ``@`` line of it is there) against the Python
-  full reading: the same prefix and value, the same logical line start, the same last physical line.
+  full reading: the same prefix and value, the same logical line start, the same last physical line;
+- ``section_headers`` (what the writer takes of a section's headers in a large file) against the Python scan;
+- writes (``set_ini_value``, ``write_line``) with the core and without, as a small file and as a large one: the
+  same bytes or the same refusal.
 
 The files are the random and structured ones of ``test_ini_differential`` (every piece of line syntax, repeated
-lines, repeated stretches, sections coming again), hierarchies of them, the real files of ``tests/data/ini``, and a
-hand-written table with a few cases for each rule of ``unreal_ini``'s table. The whole module is skipped where no
-compiler built the core.
+lines, repeated stretches, sections coming again), quoted values with every escape, continued lines, names beyond
+ASCII, struct keys, hierarchies of them, the real files of ``tests/data/ini``, and a hand-written table with a few
+cases for each rule of ``unreal_ini``'s table. The whole module is skipped where no compiler built the core.
 """
 
 from __future__ import annotations
@@ -41,13 +45,13 @@ from test_ini_differential import (
 )
 
 from buildver.projects import ini_edit, ini_scan, unreal_ini
-from buildver.projects.unreal_ini import IniAction, IniDocument, IniReader, line_number, parse_ini
+from buildver.projects.unreal_ini import IniDocument, IniReader, line_number, parse_ini
 
 native = pytest.importorskip("buildver.projects._ini_native")
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "ini"
 READERS = [IniReader.ENGINE, IniReader.UBT]
-ASKED = sorted({*NAMES, "Name", "X", "Y", "v", "a", "Key.Sub", "_", "K~", "K!", "S/T", "a:b", "İ", "S ", "K=", "[S]"})
+ASKED = sorted({*NAMES, "Name", "X", "v", "K~", "S/T", "S ", "[S]"})
 """Names asked of every file, besides the ones its lines hold (only the ``fast_name`` ones go to the core)."""
 CODECS = st.sampled_from(["utf-8", "utf-8-sig", "utf-16-le", "utf-16-be"])
 BREAKS = st.sampled_from(["\n", "\r\n", "\r"])
@@ -55,8 +59,6 @@ BREAKS = st.sampled_from(["\n", "\r\n", "\r"])
 Found = list[tuple[str, int, int]] | tuple[str, int, int]
 """Values as (value, index of the file in the hierarchy, 1-based physical line), or a refusal ("refused", index of
 the file, line) of ``@`` struct keys that change over more values than the work bound."""
-STRUCT_WORK = 1_000_000
-"""``unreal_ini._STRUCT_WORK``, the bound the tests below lower."""
 
 
 class KeyLine(NamedTuple):
@@ -107,16 +109,6 @@ def struct_work(bound: int) -> Iterator[None]:
         yield
     finally:
         unreal_ini._STRUCT_WORK = before
-
-
-def _struct_keys(document: IniDocument, section: str, key: str) -> bool:
-    """Whether an ``@`` struct key line of the key is in the section (the engine's reader)."""
-    return any(
-        entry.action is IniAction.STRUCT_KEY
-        and entry.section.lower() == section.lower()
-        and entry.key.lower() == key.lower()
-        for entry in document.entries(IniReader.ENGINE)
-    )
 
 
 @functools.cache
@@ -180,7 +172,7 @@ def _core_key_line(text: str, section: str, key: str, reader: IniReader) -> tupl
 def _asked(documents: tuple[IniDocument, ...]) -> list[tuple[str, str]]:
     """The names asked of a hierarchy, only those the core takes: every section with every key, of the fixed names
     and of those its lines hold (each also in the other case); for a large file, each section its lines hold with
-    its own keys and the fixed ones, and the fixed sections with every key."""
+    its own keys and with K, and S with every key."""
     held: set[tuple[str, str]] = set()
     sections, keys = set(ASKED), set(ASKED)
     for document in documents:
@@ -191,9 +183,8 @@ def _asked(documents: tuple[IniDocument, ...]) -> list[tuple[str, str]]:
                 sections.add(entry.section)
                 keys.add(entry.key)
     pairs = {(section, key) for section in sections for key in keys}
-    if len(pairs) > 4000:
-        pairs = {*held, *((section, key) for section in sections for key in ASKED)}
-        pairs |= {(section, key) for section in ASKED for key in keys}
+    if len(pairs) > 4000:  # a real file: its own pairs, each of its sections with K, S with each of its keys
+        pairs = {*held, *((section, "K") for section in sections), *(("S", key) for key in keys)}
     pairs |= {(section.swapcase(), key.swapcase()) for section, key in held}
     return sorted(pair for pair in pairs if ini_scan.fast_name(*pair))
 
@@ -553,7 +544,7 @@ NAMED = st.lists(
 """Files whose section and key names are not ASCII, some of them equal to an ASCII name in any case."""
 
 
-@settings(max_examples=60)
+@settings(max_examples=40)
 @given(TEXT, BREAKS)
 def test_a_random_file_reads_the_same_in_the_core(text: str, brk: str) -> None:
     compare([_with_breaks(text, brk).encode()])
@@ -600,13 +591,13 @@ def test_a_real_file_reads_the_same_in_the_core(path: Path) -> None:
     compare([path.read_bytes()])
 
 
-@settings(max_examples=60)
+@settings(max_examples=40)
 @given(QUOTED)
 def test_a_file_of_quoted_values_reads_the_same_in_the_core(text: str) -> None:
     compare([text.encode()])
 
 
-@settings(max_examples=60)
+@settings(max_examples=40)
 @given(CONTINUED)
 def test_a_file_of_continued_lines_reads_the_same_in_the_core(text: str) -> None:
     compare([text.encode()])
@@ -621,7 +612,7 @@ def test_a_file_of_names_beyond_ascii_reads_the_same_in_the_core(text: str, code
 WRITTEN = st.lists(st.tuples(*(st.sampled_from(choices) for choices in WRITES)), min_size=1, max_size=3)
 
 
-@settings(max_examples=60)
+@settings(max_examples=40)
 @given(
     st.one_of(STRUCTURED, PERIODIC, RECURRING, TEXT, CONTINUED, QUOTED), st.sampled_from(["utf-8", "utf-16"]), WRITTEN
 )
@@ -637,12 +628,12 @@ def test_a_key_added_after_a_line_that_runs_on_is_placed_the_same_with_the_core(
 @pytest.mark.parametrize("path", sorted(DATA.rglob("*.ini")), ids=lambda path: str(path.relative_to(DATA)))
 def test_writing_to_a_real_file_gives_the_same_bytes_with_the_core(path: Path) -> None:
     document = parse_ini(path.read_bytes(), "t.ini")
-    asked = [(entry.section, entry.key) for entry in document.entries(IniReader.UBT)][:12]
+    asked = [(entry.section, entry.key) for entry in document.entries(IniReader.UBT)][::7][:6]
     compare_writes(path.read_bytes(), [(section, key, "7") for section, key in asked] + [("New", "K", "1")])
 
 
-@settings(max_examples=60)
-@given(st.lists(STRUCTS, min_size=1, max_size=2), st.sampled_from([0, 1, 2, 5, STRUCT_WORK]))
+@settings(max_examples=40)
+@given(st.lists(STRUCTS, min_size=1, max_size=2), st.sampled_from([0, 1, 2, 5, unreal_ini._STRUCT_WORK]))
 def test_struct_keys_merge_and_are_refused_the_same_in_the_core(texts: list[str], bound: int) -> None:
     with struct_work(bound):
         compare([text.encode() for text in texts])
