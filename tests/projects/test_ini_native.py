@@ -507,7 +507,8 @@ def test_only_names_the_core_takes_are_asked_of_it() -> None:
 
 ESCAPES = ["\\x", "\\X", "\\u", "\\U", "\\0", "\\1", "\\7", "\\8", "\\", '\\"', "\\\\", "\\n", "\\t",
            "\\r", "\\a", '"', "0", "4", "1", "F", "f", "D8", "DC00", "00", "0011", "110000", "FFFFFFFF", "7FFFFFFF",
-           "g", " ", "|", "//", "{", "}", "\u00e9", "\u212a", "\U0001f600", ";"]  # fmt: skip
+           "g", " ", "|", "//", "{", "}", "\u00e9", "\u212a", "\U0001f600", ";", "\\U0001F600", "\\u4e2d", "\\377",
+           "\\400", "\\x4E2D"]  # fmt: skip
 QUOTED_LINE = st.builds(
     lambda prefix, key, space, body, close, tail: f'{prefix}{key}={space}"{"".join(body)}{close}{tail}',
     st.sampled_from(["", "", "+", ".", "-", "!", "@", "*", "~"]),
