@@ -24,6 +24,8 @@ from buildver.projects import ini_edit as new_edit
 from buildver.projects import ini_scan
 from buildver.projects import unreal_ini as new
 
+pytestmark = pytest.mark.usefixtures("ini_readers")  # with the compiled core and in pure Python
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "ini"
 READERS = [(new.IniReader.ENGINE, old.IniReader.ENGINE), (new.IniReader.UBT, old.IniReader.UBT)]
 

@@ -10,6 +10,8 @@ from buildver.projects import unreal_ini
 from buildver.projects.ini_edit import with_value
 from buildver.projects.unreal_ini import IniError, IniReader, IniValue, effective_value, lookup, parse_ini
 
+pytestmark = pytest.mark.usefixtures("ini_readers")  # with the compiled core and in pure Python
+
 MIB = 1024 * 1024
 
 
