@@ -405,6 +405,13 @@ RULES = {
     "a dotted section": Case(b"[S.T]\nK=1\n[S]\nK=2\n", "S.T", "K", [("1", 2)], [("1", 2)]),
     "a key with a prefix character inside": Case(b"[S]\nK+=1\nK-x=2\n", "S", "K-x", [("2", 3)], [("2", 3)]),
     "another key with the key as prefix": _case("[S]\nKey=1\nK=2\nKe=3\n", [("2", 3)], [("2", 3)]),
+    "every symbol a name may hold": Case(
+        b"[S/T.x:#$%&'()*+,<>?@^`~!-]\nK:#$%&'()*+,<>?@^`~!-=1\n+K:#$%&'()*+,<>?@^`~!-=2\n",
+        "S/T.x:#$%&'()*+,<>?@^`~!-",
+        "K:#$%&'()*+,<>?@^`~!-",
+        [("1", 2), ("2", 3)],
+        [("1", 2), ("2", 3)],
+    ),
     "no such section": Case(b"[S]\nK=1\n", "T", "K", [], []),
     "a key before any section": _case("K=1\n[S]\n", [], []),
 }
