@@ -264,38 +264,55 @@ def scanning() -> Iterator[None]:
 
 
 def compare_writes(data: bytes, writes: list[tuple[str, str, str]]) -> None:
-    """Each write gives the same bytes (or the same refusal) and names the same line with the core and without,
-    read as a small file and as a large one."""
+    """Each write gives the same bytes (or the same refusal) and names the same line with the core, read as a small
+    file and as a large one, as the Python readers give reading the file whole."""
     assert unreal_ini.ini_core() is native
     for section, key, value in writes:
+        with pure_python():
+            want = _write(data, section, key, value)
         for large in (False, True):
             with scanning() if large else contextlib.nullcontext():
                 got = _write(data, section, key, value)
-                with pure_python():
-                    want = _write(data, section, key, value)
             assert got == want, (section, key, value, large)
 
 
-def _headers(document: IniDocument, section: str, reader: IniReader) -> tuple[int, int, int | None, bool] | None:
-    """What the writer takes of the section's headers in a large file: where the last one starts and its text
-    ends, where the first header on a later line starts, and whether another section starts on the last one's
-    line."""
-    with scanning():
-        writer = ini_edit._Writer(document, section, "K")
-        sections = writer._find_sections(reader)
-    if sections.last is None:
+@functools.cache
+def _all_headers(text: str, reader: IniReader) -> list[tuple[str, int, int, int]]:
+    """The reader's section headers, read whole: (name lower-cased, logical line start, end of its text, physical
+    line)."""
+    found = []
+    if reader is IniReader.ENGINE:
+        for logical, start, end in ini_scan.engine_lines(text):
+            parsed = ini_scan.engine_parse(logical)
+            if parsed is not None and parsed.header is not None:
+                found.append((parsed.header.lower(), start, end, line_number(text, start)))
+    else:
+        for raw, start, end in ini_scan.ubt_lines(text):
+            taken = ini_scan.ubt_parse(raw)
+            if taken is not None and taken.header is not None:
+                found.append((taken.header.lower(), start, end, line_number(text, start)))
+    return found
+
+
+def _python_headers(text: str, section: str, reader: IniReader) -> tuple[int, int, int | None, bool] | None:
+    """``section_headers`` from the full reading: where the section's last header starts and its text ends, where
+    the first header on a later physical line starts, and whether another section's header comes on the last
+    one's line."""
+    headers = _all_headers(text, reader)
+    mine = [place for place, header in enumerate(headers) if header[0] == section.lower()]
+    if not mine:
         return None
-    following = None if sections.following is None else sections.following[1]
-    return sections.last.start, sections.last.end, following, writer._section_changes
+    _name, start, end, line = headers[mine[-1]]
+    after = headers[mine[-1] + 1 :]
+    following = next((header[1] for header in after if header[3] > line), None)
+    return start, end, following, any(header[3] == line for header in after)
 
 
 def assert_same_headers(document: IniDocument, section: str) -> None:
-    """The core's headers of the section are the ones the Python readers scan for."""
+    """The core's headers of the section are the ones of the full reading."""
     for reader in READERS:
-        got = _headers(document, section, reader)
-        with pure_python():
-            want = _headers(document, section, reader)
-        assert got == want, (section, reader.value)
+        got = native.section_headers(document.text, section, reader is IniReader.UBT)
+        assert got == _python_headers(document.text, section, reader), (section, reader.value)
 
 
 def _with_breaks(text: str, brk: str) -> str:
