@@ -503,6 +503,30 @@ def test_a_hierarchy_merges_the_same_in_the_core(
     compare(data)
 
 
+Headers = tuple[int, int, int | None, bool] | None
+HEADERS: dict[str, tuple[str, Headers, Headers]] = {
+    "a later header": ("[S]\nK=1\n[T]\n", (0, 3, 8, False), (0, 3, 8, False)),
+    "another section on the header's line": ("[S]|[T]\nX=1\n[U]", (0, 3, 12, True), None),
+    "a header after blanks": ("[T]\n [S]\nX=1\n[U]\n", None, (4, 8, 13, False)),
+    "a bracket line without its end": ("[S]\n[S\n[T]", (0, 3, 7, False), (0, 3, 7, False)),
+    "a header with a comment": ("[S]\n[s]//c\nX=1|[T]\n[U]", (4, 10, 15, False), (0, 3, 19, False)),
+    "a header in braces": ("[S]\nX={a\n[T]}\n[U]", (0, 3, 14, False), (0, 3, 14, False)),
+    "a header after a continued line": ("[S]\nX=a\\\n[T]\n[U]", (0, 3, 13, False), (0, 3, 13, False)),
+    "crlf": ("[S]\r\n[T]\r\n", (0, 3, 5, False), (0, 3, 5, False)),
+    "cr and a bar": ("[S]\r[T]|[U]\r[V]", (0, 3, 4, False), (0, 3, 4, False)),
+    # the Python scan passes over the repeated stretch's middle headers and finds the one at 30
+    "a stretch of a header and a brace repeated": ("\n".join(["[S]|[T]", "K={a"] * 4), (0, 3, 17, True), None),
+}
+"""The section's last header (start, end of its text), the first header on a later line, and whether another
+section starts on the last header's line, for each reader (engine, UnrealBuildTool), read whole."""
+
+
+@pytest.mark.parametrize(("text", "engine", "ubt"), list(HEADERS.values()), ids=list(HEADERS))
+def test_the_core_finds_the_section_headers_of_the_full_reading(text: str, engine: Headers, ubt: Headers) -> None:
+    assert [_python_headers(text, "S", reader) for reader in READERS] == [engine, ubt]
+    assert [native.section_headers(text, "S", reader is IniReader.UBT) for reader in READERS] == [engine, ubt]
+
+
 DIFFERENCES: dict[str, tuple[list[str], str, str]] = {
     # fast_name takes names of any length; the core refused 1024 characters and more (ValueError, a traceback)
     "a section name of 1024 characters": (["[" + "S" * 1024 + "]\nK=1\n"], "S" * 1024, "K"),
