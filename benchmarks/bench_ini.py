@@ -15,9 +15,10 @@ switches with the key in each section, sections of one line, a line of ``{}`` pa
 next four are files where nothing repeats, or the repeated lines neither stand alone nor set the key anew (a
 million distinct sections, a key added to one of them or a new section added; the section coming again with
 another value each time; ``-K=v`` then ``.K=v`` in each of its occurrences); ``absent`` asks a section
-without the key among sections with it every few lines; the last nine are lines of the key that undo one another or
-mix prefixes (``+K=v`` then ``-K=v``, repeated or each of its own value; ``.``, ``-``, ``!`` and plain lines mixed),
-each line a step of the merge, which the compiled core (``buildver/projects/_ini_native.c``) reads in C.
+without the key among sections with it every few lines; the last eleven are lines of the key that undo one another
+or mix prefixes (``+K=v`` then ``-K=v``, repeated or each of its own value; ``.``, ``-``, ``!`` and plain lines
+mixed; the last two under an ``@`` struct key), each line a step of the merge, which the compiled core
+(``buildver/projects/_ini_native.c``) reads in C.
 
 Run from the repository root: ``python benchmarks/bench_ini.py`` (the installed buildver of the running Python);
 ``--baseline PYTHON`` runs the same shapes with another environment's Python beside it (for instance a venv holding
@@ -35,6 +36,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 MIB = 1024 * 1024
@@ -45,7 +47,7 @@ def _fill(head: bytes, unit: bytes, size: int, tail: bytes = b"") -> bytes:
     return head + unit * max(1, (size - len(head) - len(tail)) // len(unit)) + tail
 
 
-SHAPES = {
+SHAPES: dict[str, Callable[[int], bytes]] = {
     "pipe": lambda n: _fill(b"[S]\nX=", b"a|", n, b"\n"),
     "pipe-keys": lambda n: _fill(b"[S]\n", b"K=1|", n, b"\n"),
     "plus": lambda n: _fill(b"[S]\n", b"+K=v\n", n),
@@ -86,6 +88,9 @@ SHAPES = {
     "bang-switch": lambda n: _fill(b"", b"[S]\nK=1\n[T]\n!K=\n[S]\nK=2\n", n),
     "recurring-minus": lambda n: b"".join(b"[S]\n+K=%d\n[T]\nX=1\n[S]\n-K=%d\n" % (i, i // 2) for i in range(n // 32)),
     "absent-distinct": lambda n: b"".join(b"[S]\nK=1\n[T]\nX=%d\n" % i for i in range(n // 20)),
+    # the same under an '@' struct key (each '+' line looks for its token among the values)
+    "struct-pairs": lambda n: b"[S]\n@K=Name\n" + b"+K=v\n-K=v\n" * (n // 10),
+    "struct-distinct": lambda n: b"[S]\n@K=Name\n" + b"".join(b"+K=(Name=v%d)\n" % i for i in range(n // 18)),
 }
 ASKED = {
     "store-version": (SECTION, "StoreVersion"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # The suite tests buildver as installed (the README's `pip install ".[test]"`, or an editable install), not the
@@ -17,6 +17,7 @@ import pytest  # noqa: E402 (after the path fix, like every import below)
 from helpers import GIT_IDENTITY, git  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from buildver.projects import unreal_ini  # noqa: E402
 from buildver.stamp.depot import SOURCE_VARIABLES  # noqa: E402
 
 # One fixed hypothesis budget for every run (CI included): no per-example deadline, which a busy machine would
@@ -61,3 +62,20 @@ def git_repository(tmp_path: Path) -> Callable[..., Path]:
         return root
 
     return make
+
+
+@pytest.fixture(scope="module", params=["compiled core", "pure Python"])
+def ini_readers(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The config-file readers, once with their compiled core (``buildver/projects/_ini_native.c``) where this install
+    has it, once in pure Python (an install without a compiler, or ``BUILDVER_PURE_PYTHON=1``): each test of a
+    module that uses this runs both ways."""
+    unreal_ini.ini_core()  # loaded (or found absent) once, so that what is put back is what the process uses
+    saved = unreal_ini._CORE[:]
+    if request.param == "pure Python":
+        unreal_ini._CORE[:] = [None]
+    elif saved[0] is None:
+        pytest.skip("this install has no compiled core of the config-file readers")
+    try:
+        yield request.param
+    finally:
+        unreal_ini._CORE[:] = saved

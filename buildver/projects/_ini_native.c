@@ -148,6 +148,19 @@ static Py_ssize_t run_end(const Text *text, Py_ssize_t p, int breaks_only) {
     }
 }
 
+/* The line breaks from "from" to "to" as unreal_ini.line_number counts them: CR, LF, and CRLF as one (a CR is
+ * counted where no LF follows it, even past "to": an offset on the LF of a CRLF is on the CR's line). */
+static Py_ssize_t count_lines(const Text *text, Py_ssize_t from, Py_ssize_t to) {
+    Py_ssize_t count = 0;
+    for (Py_ssize_t index = from; index < to; index++) {
+        Py_UCS4 c = AT(text, index);
+        if (c == '\n' || (c == '\r' && !(index + 1 < text->size && AT(text, index + 1) == '\n'))) {
+            count++;
+        }
+    }
+    return count;
+}
+
 /* A buffer that is a stretch of the text itself (never written to). */
 static Buffer text_view(const Text *text, Py_ssize_t start, Py_ssize_t end) {
     Buffer view = {text->kind, (char *)text->data + start * text->kind, end - start, end - start};
@@ -157,30 +170,37 @@ static Buffer text_view(const Text *text, Py_ssize_t start, Py_ssize_t end) {
 /* Names: the asked section and key are plain ASCII (ini_scan.fast_name), compared as Python's str.lower() compares
  * them: ASCII letters in either case, and the Kelvin sign, the one other character whose lower() is ASCII ('k'). */
 typedef struct {
-    char section[1024];
+    PyObject *lowered[2]; /* the section and the key in lower case (ASCII str) */
+    const char *section;
     Py_ssize_t section_size;
-    char key[1024];
+    const char *key;
     Py_ssize_t key_size;
 } Names;
 
+static void names_free(Names *names) {
+    Py_CLEAR(names->lowered[0]);
+    Py_CLEAR(names->lowered[1]);
+}
+
 static int names_read(Names *names, PyObject *section, PyObject *key) {
     PyObject *items[2] = {section, key};
-    char *targets[2] = {names->section, names->key};
-    Py_ssize_t *sizes[2] = {&names->section_size, &names->key_size};
+    *names = (Names){{NULL, NULL}, NULL, 0, NULL, 0};
     for (int which = 0; which < 2; which++) {
-        if (!PyUnicode_Check(items[which]) || !PyUnicode_IS_ASCII(items[which]) ||
-            PyUnicode_GET_LENGTH(items[which]) >= 1024) {
-            PyErr_SetString(PyExc_ValueError, "the section and key must be ASCII names under 1024 characters");
+        if (!PyUnicode_Check(items[which]) || !PyUnicode_IS_ASCII(items[which])) {
+            names_free(names);
+            PyErr_SetString(PyExc_ValueError, "the section and key must be ASCII names");
             return -1;
         }
-        Py_ssize_t size = PyUnicode_GET_LENGTH(items[which]);
-        const Py_UCS1 *data = PyUnicode_1BYTE_DATA(items[which]);
-        for (Py_ssize_t index = 0; index < size; index++) {
-            char c = (char)data[index];
-            targets[which][index] = (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c;
+        names->lowered[which] = PyObject_CallMethod(items[which], "lower", NULL);
+        if (names->lowered[which] == NULL) {
+            names_free(names);
+            return -1;
         }
-        *sizes[which] = size;
     }
+    names->section = (const char *)PyUnicode_1BYTE_DATA(names->lowered[0]);
+    names->section_size = PyUnicode_GET_LENGTH(names->lowered[0]);
+    names->key = (const char *)PyUnicode_1BYTE_DATA(names->lowered[1]);
+    names->key_size = PyUnicode_GET_LENGTH(names->lowered[1]);
     return 0;
 }
 
@@ -212,12 +232,14 @@ typedef struct {
     Py_ssize_t value_size;
     Py_ssize_t start;
     Py_ssize_t end;
+    Py_ssize_t line;      /* the physical line (1-based) where it starts, and where its text ends */
+    Py_ssize_t last_line;
 } KeyLine;
 
 typedef int (*LineHandler)(void *context, const KeyLine *line);
 
 /* A section header: whether it names the asked section, where its line starts and where its text ends. */
-typedef int (*HeaderHandler)(void *context, int asked, Py_ssize_t start, Py_ssize_t end);
+typedef int (*HeaderHandler)(void *context, int asked, Py_ssize_t start, Py_ssize_t end, Py_ssize_t line);
 
 /* The engine: ParseLineExtended ------------------------------------------------------------------------------------ */
 
@@ -504,24 +526,30 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
     while (p < text->size && (AT(text, p) == '|' || is_break(AT(text, p)))) {
         p++;
     }
+    Py_ssize_t line_number = 1 + count_lines(text, 0, p);
     while (p < text->size) {
         Py_ssize_t start = p;
+        Py_ssize_t first_line = line_number;
+        Py_ssize_t last_line = line_number;
         Py_ssize_t end = run_end(text, p, 0);
         Buffer view;
         const Buffer *read = &line;
         if (end >= text->size || AT(text, end) == '|' || is_break(AT(text, end))) {
-            /* a simple line: its text is its characters */
+            /* a simple line: its text is its characters, no line break among them */
             view = text_view(text, start, end);
             read = &view;
             p = end;
             while (p < text->size && (AT(text, p) == '|' || is_break(AT(text, p)))) {
                 p++;
             }
+            line_number += count_lines(text, end, p);
         } else {
             p = engine_line(text, p, &line, &end);
             if (p < 0) {
                 goto done;
             }
+            last_line = first_line + count_lines(text, start, end > start ? end - 1 : start);
+            line_number = last_line + count_lines(text, end > start ? end - 1 : start, p);
         }
         Py_ssize_t size = read->size;
         while (size > 0 && is_cpp_space(B(size - 1))) {
@@ -529,7 +557,7 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
         }
         if (size >= 2 && B(0) == '[' && B(size - 1) == ']') {
             in_section = name_equals(read, 1, size - 2, names->section, names->section_size);
-            if (on_header != NULL && on_header(context, in_section, start, end) < 0) {
+            if (on_header != NULL && on_header(context, in_section, start, end, first_line) < 0) {
                 goto done;
             }
             continue;
@@ -567,7 +595,7 @@ static int engine_walk(const Text *text, const Names *names, LineHandler handler
         while (value_start < size && is_cpp_space(B(value_start))) {
             value_start++;
         }
-        KeyLine found = {action, read, value_start, size - value_start, start, end};
+        KeyLine found = {action, read, value_start, size - value_start, start, end, first_line, last_line};
         if (found.value_size > 0 && B(value_start) == '"') {
             if (quoted_string(read, value_start, found.value_size, &unquoted) < 0) {
                 goto done;
@@ -619,8 +647,11 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
     int result = -1;
     int in_section = 0;
     Py_ssize_t p = 0;
+    Py_ssize_t line_number = 1;
     while (p < text->size) {
         Py_ssize_t start = p;
+        Py_ssize_t first_line = line_number;
+        Py_ssize_t last_line = line_number;
         Py_ssize_t next = 0;
         Py_ssize_t end = physical_end(text, p, &next);
         Buffer view = text_view(text, start, end);
@@ -653,6 +684,10 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
             if (!complete) {
                 end = text->size; /* the end of the text after a last line break ends it, as ini_scan's _ULL reads */
             }
+            last_line = first_line + count_lines(text, start, end > start ? end - 1 : start);
+            line_number = last_line + count_lines(text, end > start ? end - 1 : start, next);
+        } else {
+            line_number += next > end; /* a physical line: one break after it, if any (CRLF is one) */
         }
         p = next;
         Py_ssize_t size = read->size;
@@ -673,7 +708,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
         if (B(first) == '[') {
             int header = B(last - 1) == ']' && last - 1 > first;
             in_section = header && name_equals(read, first + 1, last - first - 2, names->section, names->section_size);
-            if (header && on_header != NULL && on_header(context, in_section, start, end) < 0) {
+            if (header && on_header != NULL && on_header(context, in_section, start, end, first_line) < 0) {
                 goto done;
             }
             continue;
@@ -698,7 +733,7 @@ static int ubt_walk(const Text *text, const Names *names, LineHandler handler, H
                 key_start++;
             }
         }
-        KeyLine found = {action, read, 0, 0, start, end};
+        KeyLine found = {action, read, 0, 0, start, end, first_line, last_line};
         if (action == '!' && !has_equals) { /* '!Key': the rest of the line, stripped of any whitespace */
             Py_ssize_t key_end = size;
             while (key_start < key_end && Py_UNICODE_ISSPACE(B(key_start))) {
@@ -1324,7 +1359,7 @@ static int struct_key_set(EngineMerge *merge, const KeyLine *line) {
     Py_XSETREF(merge->struct_match, lowered_match);
     merge->match_size = key->size + 1;
     merge->has_struct_key = 1;
-    merge->struct_ref = (merge->document << 40) | (int64_t)line->start;
+    merge->struct_ref = (merge->document << 40) | (int64_t)line->line;
     merge->tokens_pending = 1;
     return 0;
 }
@@ -1350,7 +1385,7 @@ static int struct_line(EngineMerge *merge, const KeyLine *line) {
     }
     Span value = {line->chars, line->from, line->value_size};
     uint64_t hash = span_hash(&value);
-    int64_t ref = (merge->document << 40) | (int64_t)line->start;
+    int64_t ref = (merge->document << 40) | (int64_t)line->line;
     if ((action == 0 || action == '+' || action == '.') && merge->has_struct_key && merge->struct_key.size > 0) {
         Py_ssize_t from = 0;
         Py_ssize_t size = 0;
@@ -1467,7 +1502,7 @@ static int engine_line_merged(void *context, const KeyLine *line) {
     if (action == 0 && merge->live > 0) { /* Find gives the last pair: its value replaced */
         engine_take_out(merge, merge->places[merge->size - 1].value);
     }
-    return engine_append(merge, index, (merge->document << 40) | (int64_t)line->start);
+    return engine_append(merge, index, (merge->document << 40) | (int64_t)line->line);
 }
 
 /* UnrealBuildTool's merge --------------------------------------------------------------------------------------- */
@@ -1593,7 +1628,7 @@ static int ubt_line_merged(void *context, const KeyLine *line) {
         return -1;
     }
     merge->places[merge->size] =
-        (UbtPlace){written, lowered, entry->head, (merge->document << 40) | (int64_t)line->start};
+        (UbtPlace){written, lowered, entry->head, (merge->document << 40) | (int64_t)line->line};
     entry->head = (int32_t)merge->size;
     entry->count++;
     merge->size++;
@@ -1663,7 +1698,7 @@ static int ubt_first_line(void *context, const KeyLine *line) {
                                                                  line->chars->data + line->from * line->chars->kind,
                                                                  line->value_size)
                                       : PyUnicode_New(0, 0);
-    if (found_add(first->found, text, (first->document << 40) | (int64_t)line->start) < 0) {
+    if (found_add(first->found, text, (first->document << 40) | (int64_t)line->line) < 0) {
         return -1;
     }
     return 1;
@@ -1703,11 +1738,13 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
     }
     PyObject *sequence = PySequence_Fast(texts, "texts must be a sequence of str");
     if (sequence == NULL) {
+        names_free(&names);
         return NULL;
     }
     Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence);
     if (count >= ((Py_ssize_t)1 << 22)) {
         Py_DECREF(sequence);
+        names_free(&names);
         PyErr_SetString(PyExc_ValueError, "too many texts");
         return NULL;
     }
@@ -1805,6 +1842,7 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
         ubt_free(&merge);
     }
     Py_DECREF(sequence);
+    names_free(&names);
     return result;
 }
 
@@ -1815,6 +1853,8 @@ typedef struct {
     int found;
     Py_ssize_t start;
     Py_ssize_t end;
+    Py_ssize_t line;
+    Py_ssize_t last_line;
     Buffer value;
 } LastLine;
 
@@ -1827,6 +1867,8 @@ static int last_line_kept(void *context, const KeyLine *line) {
     last->action = line->action;
     last->start = line->start;
     last->end = line->end;
+    last->line = line->line;
+    last->last_line = line->last_line;
     last->value.size = 0;
     for (Py_ssize_t index = 0; index < line->value_size; index++) {
         if (buffer_add(&last->value, BUF_AT(line->chars, line->from + index)) < 0) {
@@ -1847,7 +1889,7 @@ static PyObject *native_key_line(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "UUUp", &object, &section, &key, &ubt)) {
         return NULL;
     }
-    if (names_read(&names, section, key) < 0 || text_of(object, &text) < 0) {
+    if (text_of(object, &text) < 0 || names_read(&names, section, key) < 0) {
         return NULL;
     }
     LastLine last = {0};
@@ -1866,9 +1908,11 @@ static PyObject *native_key_line(PyObject *module, PyObject *args) {
     if (value == NULL) {
         goto done;
     }
-    result = Py_BuildValue("((sNnn)O)", action, value, last.start, last.end, last.structs ? Py_True : Py_False);
+    result = Py_BuildValue("((sNnnnn)O)", action, value, last.start, last.end, last.line, last.last_line,
+                           last.structs ? Py_True : Py_False);
 done:
     PyMem_Free(last.value.data);
+    names_free(&names);
     return result;
 }
 
@@ -1878,17 +1922,19 @@ typedef struct {
     int has_last;
     Py_ssize_t last_start;
     Py_ssize_t last_end;
+    Py_ssize_t last_line;
     int has_following;
     Py_ssize_t following;
+    Py_ssize_t following_line;
     int changes; /* another section starts on the last header's line ('[S]|[T]') */
     Py_ssize_t scanned;
     int broken; /* a line break between the last header's start and scanned */
 } Sections;
 
-static int sections_header(void *context, int asked, Py_ssize_t start, Py_ssize_t end) {
+static int sections_header(void *context, int asked, Py_ssize_t start, Py_ssize_t end, Py_ssize_t line) {
     Sections *sections = context;
     if (asked) {
-        *sections = (Sections){sections->text, 1, start, end, 0, 0, 0, start, 0};
+        *sections = (Sections){sections->text, 1, start, end, line, 0, 0, 0, 0, start, 0};
         return 0;
     }
     if (!sections->has_last || sections->has_following) {
@@ -1901,6 +1947,7 @@ static int sections_header(void *context, int asked, Py_ssize_t start, Py_ssize_
     if (sections->broken) {
         sections->has_following = 1;
         sections->following = start;
+        sections->following_line = line;
     } else {
         sections->changes = 1;
     }
@@ -1917,37 +1964,40 @@ static PyObject *native_section_headers(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "UUp", &object, &section, &ubt)) {
         return NULL;
     }
-    if (names_read(&names, section, section) < 0 || text_of(object, &text) < 0) {
+    if (text_of(object, &text) < 0 || names_read(&names, section, section) < 0) {
         return NULL;
     }
     Sections sections = {0};
     sections.text = &text;
     Walker walk = ubt ? ubt_walk : engine_walk;
-    if (walk(&text, &names, NULL, sections_header, &sections) < 0) {
+    int walked = walk(&text, &names, NULL, sections_header, &sections);
+    names_free(&names);
+    if (walked < 0) {
         return NULL;
     }
     if (!sections.has_last) {
         Py_RETURN_NONE;
     }
+    PyObject *changes = sections.changes ? Py_True : Py_False;
     if (!sections.has_following) {
-        return Py_BuildValue("(nnOO)", sections.last_start, sections.last_end, Py_None,
-                             sections.changes ? Py_True : Py_False);
+        return Py_BuildValue("(nnnOO)", sections.last_start, sections.last_end, sections.last_line, Py_None, changes);
     }
-    return Py_BuildValue("(nnnO)", sections.last_start, sections.last_end, sections.following,
-                         sections.changes ? Py_True : Py_False);
+    return Py_BuildValue("(nnn(nn)O)", sections.last_start, sections.last_end, sections.last_line,
+                         sections.following_line, sections.following, changes);
 }
 
 static PyMethodDef ini_methods[] = {
     {"section_headers", native_section_headers, METH_VARARGS,
-     "section_headers(text, section, ubt): (start and text end of the section's last header, start of the first "
-     "header on a later line or None, whether another header follows on the last one's line), or None."},
+     "section_headers(text, section, ubt): (start, text end and line of the section's last header, (line, start) "
+     "of the first header on a later line or None, whether another header follows on the last one's line), or "
+     "None."},
     {"key_values", native_key_values, METH_VARARGS,
-     "key_values(texts, section, key, ubt, everything, struct_work=1000000): [(value, text index, line start), ...] "
-     "merged as the reader merges them (everything false: the single value read), or (text index, line start) of "
-     "the '@' struct key whose values would be looked at again past struct_work."},
+     "key_values(texts, section, key, ubt, everything, struct_work=1000000): [(value, text index, line), ...] "
+     "merged as the reader merges them (everything false: the single value read), or (text index, line) of the "
+     "'@' struct key whose values would be looked at again past struct_work."},
     {"key_line", native_key_line, METH_VARARGS,
-     "key_line(text, section, key, ubt): ((prefix, value, line start, text end) or None, whether an '@' line is "
-     "there)."},
+     "key_line(text, section, key, ubt): ((prefix, value, line start, text end, line, last line) or None, whether "
+     "an '@' line is there)."},
     {NULL, NULL, 0, NULL},
 };
 

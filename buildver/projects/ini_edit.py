@@ -137,10 +137,12 @@ class _Writer:
         document, section_name, key_name = self.document, self.section.lower(), self.key.lower()
         core = unreal_ini.ini_core()
         if core is not None and ini_scan.fast_name(self.section, self.key):
-            last, structs = core.key_line(self.text, self.section, self.key, reader is IniReader.UBT)
-            if last is None:
+            found, structs = core.key_line(self.text, self.section, self.key, reader is IniReader.UBT)
+            if found is None:
                 return None, structs
-            return self._found_line(*last), structs
+            action, value, start, _end, line, last = found
+            entry = IniEntry(self.section, IniAction(action), self.key, value, line, last)
+            return _KeyLine(entry, _line_start(self.text, start)), structs
         if self.small:
             lines = [
                 entry
@@ -190,16 +192,10 @@ class _Writer:
             found = core.section_headers(text, self.section, reader is IniReader.UBT)
             if found is None:
                 return _Sections(None, None)
-            last_start, last_end, following_start, changes = found
-            line = line_number(text, last_start)
+            last_start, last_end, line, after, changes = found
             if changes:
                 self._section_changes = True
-            return _Sections(
-                _Head(line, last_start, last_end),
-                None
-                if following_start is None
-                else (line_number(text, following_start, last_start, line), following_start),
-            )
+            return _Sections(_Head(line, last_start, last_end), after)
         lines = _LineCounter(text)
         last: _Head | None = None
         following: tuple[int, int] | None = None

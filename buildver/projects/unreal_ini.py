@@ -508,16 +508,9 @@ def _values(
         [document.text for document in documents], section, key, reader is IniReader.UBT, everything, _STRUCT_WORK
     )
     if isinstance(found, tuple):  # the line of an '@' struct key past the work buildver does
-        document, offset = found
-        raise _too_much_work(documents[document].path, documents[document].line_of(offset), section, key)
-    return _lines_found(found, documents)
-
-
-def _lines_found(found: list[tuple[str, int, int]], documents: tuple[IniDocument, ...]) -> list[IniValue]:
-    """The core's values (value, document, offset of its line) with their files and line numbers."""
-    counters = [_Lines(document.text) for document in documents]
-    lines = {place: counters[place[0]].of(place[1]) for place in sorted({(doc, offset) for _v, doc, offset in found})}
-    return [IniValue(value, documents[doc].path, lines[doc, offset]) for value, doc, offset in found]
+        document, line = found
+        raise _too_much_work(documents[document].path, line, section, key)
+    return [IniValue(value, documents[document].path, line) for value, document, line in found]
 
 
 def _python_values(

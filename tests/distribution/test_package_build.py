@@ -52,10 +52,12 @@ def the_wheel(dist: Path) -> Path:
 def test_build_makes_a_wheel_and_an_sdist_that_twine_accepts(dist: Path) -> None:
     names = sorted(path.name for path in dist.iterdir())
     assert names == [the_wheel(dist).name, f"buildver-{DECLARED}.tar.gz"]
-    with tarfile.open(dist / f"buildver-{DECLARED}.tar.gz") as sdist:  # the core's source, for builds elsewhere
-        assert {f"buildver-{DECLARED}/setup.py", f"buildver-{DECLARED}/buildver/packages/_native.c"} <= set(
-            sdist.getnames()
-        )
+    with tarfile.open(dist / f"buildver-{DECLARED}.tar.gz") as sdist:  # the cores' sources, for builds elsewhere
+        assert {
+            f"buildver-{DECLARED}/setup.py",
+            f"buildver-{DECLARED}/buildver/packages/_native.c",
+            f"buildver-{DECLARED}/buildver/projects/_ini_native.c",
+        } <= set(sdist.getnames())
         assert {f"buildver-{DECLARED}/{name}" for name in SCHEMAS} <= set(sdist.getnames())
     result = subprocess.run(
         [sys.executable, "-m", "twine", "check", "--strict", *(str(dist / name) for name in names)],
@@ -78,10 +80,11 @@ def test_the_wheel_holds_the_package_its_type_marker_and_the_console_script(dist
     assert {*modules, "buildver/py.typed", *SCHEMAS} <= names  # the JSON Schemas tools read beside the package
     assert not any(name.startswith(("tests/", "benchmarks/", "examples/")) for name in names)
     assert "buildver = buildver.__main__:run" in entry_points
-    # The compiled core where a compiler built it (its source stays out of the wheel).
-    core = [name for name in names if name.startswith("buildver/packages/_native.")]
+    # The compiled cores where a compiler built them (their sources stay out of the wheel).
     built = "pyd" if os.name == "nt" else "so"
-    assert {name.rsplit(".", 1)[-1] for name in core} == ({built, "pyi"} if shutil.which("cc") else {"pyi"})
+    for core in ("buildver/packages/_native.", "buildver/projects/_ini_native."):
+        files = [name for name in names if name.startswith(core)]
+        assert {name.rsplit(".", 1)[-1] for name in files} == ({built, "pyi"} if shutil.which("cc") else {"pyi"})
 
 
 def test_the_wheel_installed_in_a_fresh_environment_runs(dist: Path, tmp_path: Path) -> None:
