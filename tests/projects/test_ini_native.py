@@ -61,6 +61,11 @@ Found = list[tuple[str, int, int]] | tuple[str, int, int]
 the file, line) of ``@`` struct keys that change over more values than the work bound."""
 
 
+Headers = tuple[int, int, int, tuple[int, int] | None, bool] | None
+"""What ``section_headers`` gives: where the section's last header starts and its text ends, its physical line,
+the first header on a later line (line, start), and whether another section starts on the last header's line."""
+
+
 class KeyLine(NamedTuple):
     """The key's last line in a section, as ``key_line`` gives it, with its physical lines."""
 
@@ -95,9 +100,10 @@ def _python_values(
 def _core_values(texts: list[str], section: str, key: str, reader: IniReader, *, everything: bool) -> Found:
     found = native.key_values(texts, section, key, reader is IniReader.UBT, everything, unreal_ini._STRUCT_WORK)
     if isinstance(found, tuple):
-        index, offset = found
-        return ("refused", index, line_number(texts[index], offset))
-    return [(value, index, line_number(texts[index], offset)) for value, index, offset in found]
+        index, line = found
+        return ("refused", index, line)
+    values: list[tuple[str, int, int]] = found  # (value, file, line)
+    return values
 
 
 @contextmanager
@@ -162,8 +168,9 @@ def _core_key_line(text: str, section: str, key: str, reader: IniReader) -> tupl
     last, structs = native.key_line(text, section, key, reader is IniReader.UBT)
     if last is None:
         return None, structs
-    action, value, start, end = last
-    return KeyLine(action, value, start, line_number(text, start), _last_line_of(text, start, end)), structs
+    action, value, start, end, line, last_line = last
+    assert (line, last_line) == (line_number(text, start), _last_line_of(text, start, end))  # its own offsets' lines
+    return KeyLine(action, value, start, line, last_line), structs
 
 
 # The comparisons ------------------------------------------------------------------------------------------------
@@ -294,18 +301,18 @@ def _all_headers(text: str, reader: IniReader) -> list[tuple[str, int, int, int]
     return found
 
 
-def _python_headers(text: str, section: str, reader: IniReader) -> tuple[int, int, int | None, bool] | None:
-    """``section_headers`` from the full reading: where the section's last header starts and its text ends, where
-    the first header on a later physical line starts, and whether another section's header comes on the last
-    one's line."""
+def _python_headers(text: str, section: str, reader: IniReader) -> Headers:
+    """``section_headers`` from the full reading: where the section's last header starts and its text ends, its
+    physical line, the first header on a later physical line (its line and start), and whether another section's
+    header comes on the last one's line."""
     headers = _all_headers(text, reader)
     mine = [place for place, header in enumerate(headers) if header[0] == section.lower()]
     if not mine:
         return None
     _name, start, end, line = headers[mine[-1]]
     after = headers[mine[-1] + 1 :]
-    following = next((header[1] for header in after if header[3] > line), None)
-    return start, end, following, any(header[3] == line for header in after)
+    following = next(((header[3], header[1]) for header in after if header[3] > line), None)
+    return start, end, line, following, any(header[3] == line for header in after)
 
 
 def assert_same_headers(document: IniDocument, section: str) -> None:
@@ -503,22 +510,20 @@ def test_a_hierarchy_merges_the_same_in_the_core(
     compare(data)
 
 
-Headers = tuple[int, int, int | None, bool] | None
 HEADERS: dict[str, tuple[str, Headers, Headers]] = {
-    "a later header": ("[S]\nK=1\n[T]\n", (0, 3, 8, False), (0, 3, 8, False)),
-    "another section on the header's line": ("[S]|[T]\nX=1\n[U]", (0, 3, 12, True), None),
-    "a header after blanks": ("[T]\n [S]\nX=1\n[U]\n", None, (4, 8, 13, False)),
-    "a bracket line without its end": ("[S]\n[S\n[T]", (0, 3, 7, False), (0, 3, 7, False)),
-    "a header with a comment": ("[S]\n[s]//c\nX=1|[T]\n[U]", (4, 10, 15, False), (0, 3, 19, False)),
-    "a header in braces": ("[S]\nX={a\n[T]}\n[U]", (0, 3, 14, False), (0, 3, 14, False)),
-    "a header after a continued line": ("[S]\nX=a\\\n[T]\n[U]", (0, 3, 13, False), (0, 3, 13, False)),
-    "crlf": ("[S]\r\n[T]\r\n", (0, 3, 5, False), (0, 3, 5, False)),
-    "cr and a bar": ("[S]\r[T]|[U]\r[V]", (0, 3, 4, False), (0, 3, 4, False)),
+    "a later header": ("[S]\nK=1\n[T]\n", (0, 3, 1, (3, 8), False), (0, 3, 1, (3, 8), False)),
+    "another section on the header's line": ("[S]|[T]\nX=1\n[U]", (0, 3, 1, (3, 12), True), None),
+    "a header after blanks": ("[T]\n [S]\nX=1\n[U]\n", None, (4, 8, 2, (4, 13), False)),
+    "a bracket line without its end": ("[S]\n[S\n[T]", (0, 3, 1, (3, 7), False), (0, 3, 1, (3, 7), False)),
+    "a header with a comment": ("[S]\n[s]//c\nX=1|[T]\n[U]", (4, 10, 2, (3, 15), False), (0, 3, 1, (4, 19), False)),
+    "a header in braces": ("[S]\nX={a\n[T]}\n[U]", (0, 3, 1, (4, 14), False), (0, 3, 1, (4, 14), False)),
+    "a header after a continued line": ("[S]\nX=a\\\n[T]\n[U]", (0, 3, 1, (4, 13), False), (0, 3, 1, (4, 13), False)),
+    "crlf": ("[S]\r\n[T]\r\n", (0, 3, 1, (2, 5), False), (0, 3, 1, (2, 5), False)),
+    "cr and a bar": ("[S]\r[T]|[U]\r[V]", (0, 3, 1, (2, 4), False), (0, 3, 1, (2, 4), False)),
     # the Python scan passes over the repeated stretch's middle headers and finds the one at 30
-    "a stretch of a header and a brace repeated": ("\n".join(["[S]|[T]", "K={a"] * 4), (0, 3, 17, True), None),
+    "a stretch of a header and a brace repeated": ("\n".join(["[S]|[T]", "K={a"] * 4), (0, 3, 1, (3, 17), True), None),
 }
-"""The section's last header (start, end of its text), the first header on a later line, and whether another
-section starts on the last header's line, for each reader (engine, UnrealBuildTool), read whole."""
+"""What ``section_headers`` gives of ``[S]`` for each reader (engine, UnrealBuildTool), read whole."""
 
 
 @pytest.mark.parametrize(("text", "engine", "ubt"), list(HEADERS.values()), ids=list(HEADERS))
