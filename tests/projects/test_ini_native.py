@@ -475,6 +475,16 @@ def test_struct_keys_merge_the_same_in_the_core(text: str, structs: bool) -> Non
         compare([text.encode()])
 
 
+@pytest.mark.parametrize(("bound", "want"), [(2, ("refused", 0, 5)), (3, [("(Name=a)", 0, 2), ("(Name=b,X=1)", 0, 6),
+                                                                          ("(Name=c)", 0, 4)])])  # fmt: skip
+def test_struct_keys_past_the_work_bound_are_refused_on_the_same_line_by_the_core(bound: int, want: Found) -> None:
+    """An ``@`` line that makes the engine compare three values: read under a bound of three, refused under two."""
+    text = "[S]\n.K=(Name=a)\n.K=(Name=b)\n.K=(Name=c)\n@K=Name\n+K=(Name=b,X=1)\n"
+    with struct_work(bound):
+        assert _core_values([text], "S", "K", IniReader.ENGINE, everything=True) == want
+        compare([text.encode()])
+
+
 STRUCT_LINES = ["@K=Name", "@K=X", "@k=name", "+K=(Name=a)", "+K=(Name=b)", ".K=(Name=a)", "K=(Name=a,X=1)",
                 "-K=(Name=a)", "+K=(X=1)", "K=(Name=\"a\")", "!K=", "+K=a", ".K=a", "*K=Name", "[S]", "[T]",
                 "K=(Name=c)|K=(Name=d)", "+K=(name=a)", "K=(Name=a)"]  # fmt: skip
