@@ -206,7 +206,8 @@ class _Writer:
         # the headers from the section's last one on: that one, then the first on a later line
         scan = ini_scan.engine_headers if engine else ini_scan.ubt_headers
         changes = False
-        for header in scan(text, last_start):
+        # the headers after the last one's line are each looked at: the first of them is the one asked for
+        for header in scan(text, last_start, ini_scan.line_end(text, last_start)):
             if header.name.lower() == name:
                 last = _Head(lines.of(header.last), header.last, header.end)
                 following, changes = None, False

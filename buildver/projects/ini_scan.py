@@ -1181,9 +1181,10 @@ def _pass_repeats(text: str, stops: _Stops, position: int, limit: int | None = N
     return position
 
 
-def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
+def engine_headers(text: str, position: int = 0, limit: int | None = None) -> Iterator[Header]:
     """The engine's section headers from ``position`` (a logical line's start), in file order; of a stretch that
-    comes again and again, the headers of its first and last repetitions (``_pass_repeats``)."""
+    comes again and again, the headers of its first and last repetitions (``_pass_repeats``), but every header that
+    starts after ``limit``."""
     patterns = _header_patterns()
     size = len(text)
     stops = _Stops()
@@ -1191,7 +1192,7 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
         position = _reach(patterns.engine_skip, text, position)
         if position >= size:
             return
-        resumed = _pass_repeats(text, stops, position)
+        resumed = _pass_repeats(text, stops, position, limit)
         if resumed != position:
             position = resumed
             continue
@@ -1212,10 +1213,10 @@ def engine_headers(text: str, position: int = 0) -> Iterator[Header]:
         position = following
 
 
-def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
+def ubt_headers(text: str, position: int = 0, limit: int | None = None) -> Iterator[Header]:
     """UnrealBuildTool's section headers from ``position`` (a line's start), in file order (``[`` lines without
     ``]`` are not headers); of a stretch that comes again and again, the headers of its first and last
-    repetitions (``_pass_repeats``)."""
+    repetitions (``_pass_repeats``), but every header that starts after ``limit``."""
     patterns = _header_patterns()
     size = len(text)
     stops = _Stops()
@@ -1223,7 +1224,7 @@ def ubt_headers(text: str, position: int = 0) -> Iterator[Header]:
         position = _reach(patterns.ubt_skip, text, position)
         if position >= size:
             return
-        resumed = _pass_repeats(text, stops, position)
+        resumed = _pass_repeats(text, stops, position, limit)
         if resumed != position:
             position = resumed
             continue

@@ -379,3 +379,27 @@ def test_the_line_across_a_place_in_a_stretch_repeated_is_the_one_found_line_by_
     finally:
         ini_scan._PERIOD = before
     assert found == every
+
+
+@pytest.mark.parametrize(
+    ("text", "following"),
+    [
+        # a '{' left open joins lines up to the next '|': each later '[S]' is inside a key line, and the stretch
+        # 'K={a', '[S]|[T]' repeats; the first header on a later line than the section's last is line 3's '[T]'
+        ("\n".join(["[S]|[T]", "K={a"] * 4), (3, 17)),
+        ("\n".join(["[S]|[T]", "K={a"] * 9), (3, 17)),
+        ("[S]|[T]|[T]|[T]|[T]|[T]\n[U]\n", (2, 24)),
+    ],
+)
+def test_the_header_after_the_sections_last_is_found_past_a_repeated_stretch(
+    text: str, following: tuple[int, int]
+) -> None:
+    """A large file's scan for the section's last header and the header after it (what the writer takes, to place a
+    new key line) finds the first header on a later line, also where the text after the last header repeats."""
+    document = new.parse_ini(text.encode(), "DefaultEngine.ini")
+    want = [(header.line, header.name) for header in document._reading(new.IniReader.ENGINE).headers]
+    assert [line for line, name in want if name == "S"] == [1]
+    with reading(scan=True):
+        sections = new_edit._Writer(document, "S", "K")._sections(new.IniReader.ENGINE)
+    assert sections.last is not None
+    assert (sections.last.line, sections.following) == (1, following)
