@@ -946,6 +946,7 @@ static int32_t table_intern(Table *table, const Span *value, uint64_t hash) {
         widest = c > widest ? c : widest;
     }
     int kind = widest > 0xFFFF ? 4 : widest > 0xFF ? 2 : 1;
+    table->arena_size = (table->arena_size + kind - 1) & ~(Py_ssize_t)(kind - 1); /* each width at its alignment */
     if (grow((void **)&table->arena, &table->arena_capacity, table->arena_size + value->size * kind + 1, 1) < 0) {
         return -1;
     }
