@@ -977,13 +977,18 @@ static PyObject *table_value(const Table *table, int32_t index) {
 /* The engine's merge --------------------------------------------------------------------------------------------- */
 
 /* The key's array: each place names its value (an index in the table, -1 once taken out), the place before it with
- * the same value (so '-' takes the last equal one at once) and its line (text index << 40 | offset). Every place on
+ * the same value (so '-' takes the last equal one at once) and its line (REF: the text and the line). Every place on
  * a value's chain is in the array: only a chain's head is ever taken out. */
 typedef struct {
     int32_t value;
     int32_t previous;
     int64_t ref;
 } Place;
+
+/* A line of the hierarchy as one number: the text's index and the line in it. */
+#define REF(document, line) (((int64_t)(document) << 40) | (int64_t)(line))
+#define REF_DOCUMENT(ref) ((ref) >> 40)
+#define REF_LINE(ref) ((ref) & (((int64_t)1 << 40) - 1))
 
 /* Leftist heaps of places, in one pool: a value's places (the greatest on top: '-' takes the last equal value) and
  * a struct token's places (the least on top: a line with the token replaces the first value that has it). Entries
@@ -1360,7 +1365,7 @@ static int struct_key_set(EngineMerge *merge, const KeyLine *line) {
     Py_XSETREF(merge->struct_match, lowered_match);
     merge->match_size = key->size + 1;
     merge->has_struct_key = 1;
-    merge->struct_ref = (merge->document << 40) | (int64_t)line->line;
+    merge->struct_ref = REF(merge->document, line->line);
     merge->tokens_pending = 1;
     return 0;
 }
@@ -1386,7 +1391,7 @@ static int struct_line(EngineMerge *merge, const KeyLine *line) {
     }
     Span value = {line->chars, line->from, line->value_size};
     uint64_t hash = span_hash(&value);
-    int64_t ref = (merge->document << 40) | (int64_t)line->line;
+    int64_t ref = REF(merge->document, line->line);
     if ((action == 0 || action == '+' || action == '.') && merge->has_struct_key && merge->struct_key.size > 0) {
         Py_ssize_t from = 0;
         Py_ssize_t size = 0;
@@ -1503,7 +1508,7 @@ static int engine_line_merged(void *context, const KeyLine *line) {
     if (action == 0 && merge->live > 0) { /* Find gives the last pair: its value replaced */
         engine_take_out(merge, merge->places[merge->size - 1].value);
     }
-    return engine_append(merge, index, (merge->document << 40) | (int64_t)line->line);
+    return engine_append(merge, index, REF(merge->document, line->line));
 }
 
 /* UnrealBuildTool's merge --------------------------------------------------------------------------------------- */
@@ -1629,7 +1634,7 @@ static int ubt_line_merged(void *context, const KeyLine *line) {
         return -1;
     }
     merge->places[merge->size] =
-        (UbtPlace){written, lowered, entry->head, (merge->document << 40) | (int64_t)line->line};
+        (UbtPlace){written, lowered, entry->head, REF(merge->document, line->line)};
     entry->head = (int32_t)merge->size;
     entry->count++;
     merge->size++;
@@ -1641,7 +1646,7 @@ static int found_add(PyObject *found, PyObject *value, int64_t ref) {
     if (value == NULL) {
         return -1;
     }
-    PyObject *item = Py_BuildValue("(NLL)", value, (long long)(ref >> 40), (long long)(ref & (((int64_t)1 << 40) - 1)));
+    PyObject *item = Py_BuildValue("(NLL)", value, (long long)REF_DOCUMENT(ref), (long long)REF_LINE(ref));
     if (item == NULL) {
         return -1;
     }
@@ -1699,7 +1704,7 @@ static int ubt_first_line(void *context, const KeyLine *line) {
                                                                  line->chars->data + line->from * line->chars->kind,
                                                                  line->value_size)
                                       : PyUnicode_New(0, 0);
-    if (found_add(first->found, text, (first->document << 40) | (int64_t)line->line) < 0) {
+    if (found_add(first->found, text, REF(first->document, line->line)) < 0) {
         return -1;
     }
     return 1;
@@ -1719,6 +1724,25 @@ static int text_of(PyObject *object, Text *text) {
     text->kind = PyUnicode_KIND(object);
     text->data = PyUnicode_DATA(object);
     text->size = PyUnicode_GET_LENGTH(object);
+    return 0;
+}
+
+/* Walks each text of a hierarchy in turn, telling the merge which one it reads (*document); stops at the first walk
+ * that stops (1: the merge has its answer, or refuses) or fails (-1). */
+static int walk_texts(PyObject *sequence, const Names *names, Walker walk, LineHandler handler, void *context,
+                      int64_t *document) {
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(sequence);
+    for (Py_ssize_t index = 0; index < count; index++) {
+        Text text;
+        if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
+            return -1;
+        }
+        *document = index;
+        int walked = walk(&text, names, handler, NULL, context);
+        if (walked != 0) {
+            return walked;
+        }
+    }
     return 0;
 }
 
@@ -1753,20 +1777,12 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
     if (!ubt) {
         EngineMerge merge = {0};
         merge.work_limit = work_limit;
-        for (Py_ssize_t index = 0; index < count; index++) {
-            Text text;
-            if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
-                goto engine_done;
-            }
-            merge.document = index;
-            if (engine_walk(&text, &names, engine_line_merged, NULL, &merge) < 0) {
-                goto engine_done;
-            }
-            if (merge.refused) { /* the struct key's line: the caller refuses the file */
-                result = Py_BuildValue("(LL)", (long long)(merge.struct_ref >> 40),
-                                       (long long)(merge.struct_ref & (((int64_t)1 << 40) - 1)));
-                goto engine_done;
-            }
+        if (walk_texts(sequence, &names, engine_walk, engine_line_merged, &merge, &merge.document) < 0) {
+            goto engine_done;
+        }
+        if (merge.refused) { /* the struct key's line: the caller refuses the file */
+            result = Py_BuildValue("(LL)", (long long)REF_DOCUMENT(merge.struct_ref), (long long)REF_LINE(merge.struct_ref));
+            goto engine_done;
         }
         result = PyList_New(0);
         if (result == NULL) {
@@ -1789,19 +1805,8 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
         }
         for (first.pass = 1; first.pass <= 2 && !(first.pass == 2 && first.sequence == 0); first.pass++) {
             first.sequence = 0; /* the second pass only when the first met a line of the key */
-            for (Py_ssize_t index = 0; index < count; index++) {
-                Text text;
-                if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
-                    goto first_done;
-                }
-                first.document = index;
-                int walked = ubt_walk(&text, &names, ubt_first_line, NULL, &first);
-                if (walked < 0) {
-                    goto first_done;
-                }
-                if (walked > 0) {
-                    break; /* found */
-                }
+            if (walk_texts(sequence, &names, ubt_walk, ubt_first_line, &first, &first.document) < 0) {
+                goto first_done;
             }
         }
         result = Py_NewRef(first.found);
@@ -1812,15 +1817,8 @@ static PyObject *native_key_values(PyObject *module, PyObject *args) {
     } else {
         UbtMerge merge = {0};
         merge.everything = everything;
-        for (Py_ssize_t index = 0; index < count; index++) {
-            Text text;
-            if (text_of(PySequence_Fast_GET_ITEM(sequence, index), &text) < 0) {
-                goto ubt_done;
-            }
-            merge.document = index;
-            if (ubt_walk(&text, &names, ubt_line_merged, NULL, &merge) < 0) {
-                goto ubt_done;
-            }
+        if (walk_texts(sequence, &names, ubt_walk, ubt_line_merged, &merge, &merge.document) < 0) {
+            goto ubt_done;
         }
         result = PyList_New(0);
         if (result == NULL) {

@@ -157,16 +157,13 @@ class _Writer:
         if not runs:
             return None, False
         structs = any(run.action == "@" if isinstance(run, ini_scan.Copies) else run.struct for run in runs)
-        return self._found_line(*_last_of(runs[-1], self.text, reader)), structs
-
-    def _found_line(self, action: str, value: str, start: int, end: int) -> _KeyLine:
-        """A line of the key found by a scan: its prefix and value, where its logical line starts and ends."""
+        action, value, start, end = _last_of(runs[-1], self.text, reader)
         text = self.text
         line = line_number(text, start)
         last = line_number(text, max(start, end - 1), start, line)
         return _KeyLine(
             IniEntry(self.section, IniAction(action), self.key, value, line, last), _line_start(text, start)
-        )
+        ), structs
 
     def _sections(self, reader: IniReader) -> _Sections:
         """The section's last header in the reader's reading, and the first header on a line after it."""
